@@ -1,0 +1,34 @@
+"""The one error hierarchy of Quartermaster.
+
+The CLI turns an `InputError` into its message on stderr and exit code 2, and any other
+`QuartermasterError` into exit code 1. Core modules raise these and nothing else on
+purpose; a traceback reaching the user is a bug.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class QuartermasterError(Exception):
+    """Base of every error the project raises on purpose."""
+
+    exit_code = 1
+
+
+class InputError(QuartermasterError):
+    """Something the user gave us is wrong: a file, an option, an expression."""
+
+    exit_code = 2
+
+
+class DataError(InputError):
+    """A rules or house-rules file failed validation; carries every problem found."""
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+
+class LookupInputError(InputError):
+    """A table id, axis name or axis value given to a lookup is not valid."""

@@ -1,0 +1,230 @@
+"""Load and validate the rules: data/*.yaml, the name lists, and house-rules files.
+
+``load_rules()`` is the one way in. It reads every file, reports every problem at once as
+a `DataError` (each line naming file, line, table and key), and returns frozen `Rules`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from generator.errors import DataError, InputError
+from generator.loading.build import RULESET_IDS, Problems, build_ruleset, build_table
+from generator.loading.model import (
+    Axis,
+    AxisValue,
+    Modifier,
+    NameLists,
+    RuleItem,
+    Rules,
+    Ruleset,
+    Source,
+    Table,
+    freeze,
+    thaw,
+)
+from generator.loading.yamlfile import YamlDoc, read_yaml
+from generator.resources import data_dir
+
+__all__ = [
+    "RULESET_IDS",
+    "Axis",
+    "AxisValue",
+    "Modifier",
+    "NameLists",
+    "RuleItem",
+    "Rules",
+    "Ruleset",
+    "Source",
+    "Table",
+    "load_rules",
+    "thaw",
+]
+
+
+def _read(path: Path, problems: Problems) -> YamlDoc | None:
+    try:
+        return read_yaml(path)
+    except InputError as exc:
+        problems.messages.append(str(exc))
+        return None
+
+
+def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
+    raw = doc.data
+    if not isinstance(raw, dict):
+        problems.add(doc, (), "the name lists must be a mapping with 'navies' and 'people'")
+        return None
+    if raw.get("house") is not True:
+        problems.add(doc, ("house",), "the name lists are house data: say 'house: true'")
+    sections: dict[str, dict[str, Any]] = {}
+    for section, lists in (("navies", ("ships",)), ("people", ("given", "surnames"))):
+        entries = raw.get(section)
+        if not isinstance(entries, dict) or not entries:
+            problems.add(doc, (section,), f"missing '{section}'")
+            continue
+        for group, body in entries.items():
+            where = (section, group)
+            if not isinstance(body, dict) or not isinstance(body.get("title"), str):
+                problems.add(doc, where, f"'{group}' needs a 'title' and its lists")
+                continue
+            for list_name in lists:
+                names = body.get(list_name)
+                if not isinstance(names, list) or not names:
+                    problems.add(
+                        doc, (*where, list_name), f"'{group}' needs a non-empty '{list_name}' list"
+                    )
+                    continue
+                seen: set[str] = set()
+                for i, name in enumerate(names):
+                    if not isinstance(name, str) or not name.strip():
+                        problems.add(doc, (*where, list_name, i), "a name must be text")
+                    elif name in seen:
+                        problems.add(
+                            doc,
+                            (*where, list_name, i),
+                            f"'{name}' appears twice in {group}.{list_name}",
+                        )
+                    seen.add(str(name))
+        sections[section] = entries
+    if len(sections) < 2:
+        return None
+    return NameLists(navies=freeze(sections["navies"]), people=freeze(sections["people"]))
+
+
+def _apply_house_rules(
+    path: Path, rulesets: dict[str, Ruleset], problems: Problems
+) -> dict[str, Ruleset]:
+    doc = _read(path, problems)
+    if doc is None:
+        return rulesets
+    raw = doc.data
+    if not isinstance(raw, dict) or not raw:
+        problems.add(
+            doc, (), "a house-rules file maps ruleset ids to tables that replace built-in ones"
+        )
+        return rulesets
+    updated = dict(rulesets)
+    for ruleset_id, tables in raw.items():
+        if ruleset_id not in rulesets:
+            problems.add(
+                doc,
+                (ruleset_id,),
+                f"unknown ruleset '{ruleset_id}' (known: {', '.join(RULESET_IDS)})",
+            )
+            continue
+        base = rulesets[ruleset_id]
+        if not isinstance(tables, dict) or not tables:
+            problems.add(doc, (ruleset_id,), f"'{ruleset_id}' must map table ids to tables")
+            continue
+        replaced = dict(base.tables)
+        for key, table_raw in tables.items():
+            if key not in base.tables:
+                problems.add(
+                    doc,
+                    (ruleset_id, key),
+                    f"unknown table '{ruleset_id}.{key}' (house rules replace tables; "
+                    f"see 'quartermaster tables {ruleset_id}')",
+                )
+                continue
+            table = build_table(
+                doc, (ruleset_id, key), ruleset_id, key, table_raw, problems, base.source
+            )
+            if table is not None:
+                replaced[key] = table
+        updated[ruleset_id] = Ruleset(
+            id=base.id,
+            title=base.title,
+            source=base.source,
+            description=base.description,
+            tables=freeze(replaced),
+            notes=base.notes,
+        )
+    return updated
+
+
+def _check_references(rules: Rules, problems: Problems) -> None:
+    for table in rules.all_tables():
+        for ref in table.see:
+            ruleset_id, _, key = ref.partition(".")
+            ruleset = rules.rulesets.get(ruleset_id)
+            if ruleset is None or key not in ruleset.tables:
+                problems.messages.append(f"{table.id}: 'see' names '{ref}', which is not a table")
+
+
+def _load_files(directory: Path, problems: Problems) -> tuple[dict[str, Ruleset], NameLists | None]:
+    rulesets: dict[str, Ruleset] = {}
+    for ruleset_id in RULESET_IDS:
+        path = directory / f"{ruleset_id}.yaml"
+        if not path.exists():
+            problems.messages.append(f"{path}: missing: every ruleset needs its data file")
+            continue
+        doc = _read(path, problems)
+        if doc is not None:
+            built = build_ruleset(doc, ruleset_id, problems)
+            if built is not None:
+                rulesets[ruleset_id] = built
+    names = None
+    names_path = directory / "names.yaml"
+    if names_path.exists():
+        doc = _read(names_path, problems)
+        if doc is not None:
+            names = _build_names(doc, problems)
+    else:
+        problems.messages.append(f"{names_path}: missing: the generators need the name lists")
+    return rulesets, names
+
+
+@cache
+def _builtin(directory: Path) -> tuple[dict[str, Ruleset], NameLists | None]:
+    problems = Problems()
+    rulesets, names = _load_files(directory, problems)
+    if problems:
+        raise DataError(problems.messages)
+    return rulesets, names
+
+
+def load_rules(house_rules: Path | None = None, directory: Path | None = None) -> Rules:
+    """Load, validate and return every ruleset, with `house_rules` applied on top.
+
+    Args:
+        house_rules: a house-rules YAML file whose tables replace built-in ones.
+        directory: where the ruleset files are (default: the bundled data/).
+
+    Raises:
+        DataError: listing every problem found, one line each.
+    """
+    rulesets, names = _builtin((directory or data_dir()).resolve())
+    house_files: tuple[str, ...] = ()
+    if house_rules is not None:
+        problems = Problems()
+        rulesets = _apply_house_rules(house_rules, rulesets, problems)
+        if problems:
+            raise DataError(problems.messages)
+        house_files = (str(house_rules),)
+    rules = Rules(rulesets=freeze(rulesets), names=names, house_files=house_files)
+    problems = Problems()
+    _check_references(rules, problems)
+    if problems:
+        raise DataError(problems.messages)
+    return rules
+
+
+def check_files(paths: list[Path]) -> list[str]:
+    """Validate individual ruleset files (named after their ruleset id); return problems."""
+    problems = Problems()
+    for path in paths:
+        doc = _read(path, problems)
+        if doc is None:
+            continue
+        if path.stem == "names":
+            _build_names(doc, problems)
+        elif path.stem in RULESET_IDS:
+            build_ruleset(doc, path.stem, problems)
+        else:
+            problems.messages.append(
+                f"{path}: not a ruleset file ({', '.join(RULESET_IDS)}, names)"
+            )
+    return problems.messages

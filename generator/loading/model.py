@@ -1,0 +1,204 @@
+"""The validated rules: frozen, typed, and shared by resolvers, generators and sheets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+Cell = Any  # str | int | Mapping[str, Any], frozen
+
+
+def freeze(value: Any) -> Any:
+    """Return `value` with dicts made read-only mappings and lists made tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Return plain dicts and lists again (for JSON and YAML output)."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [thaw(v) for v in value]
+    return value
+
+
+_FOLD = re.compile(r"[\s_\-]+")
+
+
+def fold(text: str) -> str:
+    """Fold a label or input word for matching: case, spaces, hyphens, underscores."""
+    return _FOLD.sub("", text.casefold())
+
+
+@dataclass(frozen=True)
+class AxisValue:
+    """One row or column heading: a label, or a numeric range with open ends."""
+
+    label: str
+    numeric: bool
+    low: int | None = None
+    high: int | None = None
+    match: tuple[str, ...] = ()
+
+    def contains(self, number: int) -> bool:
+        """Return whether `number` falls in this value's range."""
+        if not self.numeric:
+            return False
+        return (self.low is None or number >= self.low) and (
+            self.high is None or number <= self.high
+        )
+
+    def matches(self, word: str) -> bool:
+        """Return whether the input `word` names this label."""
+        folded = fold(word)
+        return folded == fold(self.label) or any(folded == fold(m) for m in self.match)
+
+
+@dataclass(frozen=True)
+class Axis:
+    """An axis of a table: its input name, title, values and the dice rolled on it."""
+
+    name: str
+    title: str
+    values: tuple[AxisValue, ...]
+    dice: str | None = None
+    modified: bool = False
+
+    @property
+    def numeric(self) -> bool:
+        return bool(self.values) and self.values[0].numeric
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(v.label for v in self.values)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a table came from: a seed file and heading, or a house reason."""
+
+    seed: str | None = None
+    heading: str | None = None
+    house: str | None = None
+
+    def describe(self) -> str:
+        if self.house is not None:
+            return f"house table: {self.house}"
+        return f"{self.seed}, “{self.heading}”"
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """One line of a modifiers list."""
+
+    id: str
+    label: str
+    value: int | str
+    by: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    group: str | None = None
+    per: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class RuleItem:
+    """A paragraph or bullet of rules text, with an optional lead-in and sub-items."""
+
+    text: str
+    label: str | None = None
+    items: tuple[RuleItem, ...] = ()
+
+    def walk(self) -> Iterator[RuleItem]:
+        yield self
+        for item in self.items:
+            yield from item.walk()
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a ruleset, of kind ``table``, ``modifiers`` or ``rules``."""
+
+    ruleset: str
+    key: str
+    title: str
+    kind: str
+    source: Source
+    house: bool = False
+    note: str | None = None
+    notes: tuple[str, ...] = ()
+    see: tuple[str, ...] = ()
+    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    description: str | None = None
+    # kind: table
+    axes: tuple[Axis, ...] = ()
+    cells: tuple[Any, ...] = ()
+    cell_format: str | None = None
+    # kind: modifiers
+    modifiers: tuple[Modifier, ...] = ()
+    roll: str | None = None
+    # kind: rules
+    items: tuple[RuleItem, ...] = ()
+    ordered: bool = False
+
+    @property
+    def id(self) -> str:
+        return f"{self.ruleset}.{self.key}"
+
+    def cell(self, *indices: int) -> Cell:
+        """Return the cell at one index per axis."""
+        node: Any = self.cells
+        for index in indices:
+            node = node[index]
+        return node
+
+    def modifier(self, modifier_id: str) -> Modifier:
+        """Return the modifier with id `modifier_id` (KeyError if absent)."""
+        for mod in self.modifiers:
+            if mod.id == modifier_id:
+                return mod
+        raise KeyError(modifier_id)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One ruleset: its id, title, seed, description and tables in file order."""
+
+    id: str
+    title: str
+    source: str
+    description: str
+    tables: Mapping[str, Table]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class NameLists:
+    """Ship names per navy and personal names per nationality (house data)."""
+
+    navies: Mapping[str, Mapping[str, Any]]
+    people: Mapping[str, Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every ruleset, validated, plus the name lists."""
+
+    rulesets: Mapping[str, Ruleset]
+    names: NameLists | None = None
+    house_files: tuple[str, ...] = ()
+
+    def table(self, table_id: str) -> Table:
+        """Return the table with full id ``ruleset.table`` (KeyError if absent)."""
+        ruleset_id, _, key = table_id.partition(".")
+        return self.rulesets[ruleset_id].tables[key]
+
+    def all_tables(self) -> Iterator[Table]:
+        for ruleset in self.rulesets.values():
+            yield from ruleset.tables.values()

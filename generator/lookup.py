@@ -1,0 +1,174 @@
+"""Look up a cell of a rules table by its axis values."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from generator.errors import LookupInputError
+from generator.loading import Axis, Rules, Table, thaw
+from generator.loading.cells import parse_cell
+
+
+def find_table(rules: Rules, table_id: str) -> Table:
+    """Return the table `table_id` (``ruleset.table``) or raise a one-line error."""
+    ruleset_id, dot, key = table_id.partition(".")
+    ruleset = rules.rulesets.get(ruleset_id)
+    if ruleset is None or not dot:
+        known = ", ".join(rules.rulesets)
+        raise LookupInputError(
+            f"unknown table '{table_id}': ids are RULESET.TABLE with RULESET one of {known}"
+        )
+    table = ruleset.tables.get(key)
+    if table is None:
+        choices = ", ".join(t.id for t in ruleset.tables.values() if t.kind != "rules")
+        raise LookupInputError(f"unknown table '{table_id}'; tables of {ruleset_id}: {choices}")
+    return table
+
+
+def describe_axis_values(axis: Axis) -> str:
+    """Say which inputs an axis accepts, for error messages and listings."""
+    if axis.numeric:
+        lows = [v.low for v in axis.values if v.low is not None]
+        highs = [v.high for v in axis.values if v.high is not None]
+        low = "any" if any(v.low is None for v in axis.values) else str(min(lows))
+        high = "any" if any(v.high is None for v in axis.values) else str(max(highs))
+        if low == "any" and high == "any":
+            return "any whole number"
+        if low == "any":
+            return f"whole numbers up to {high}"
+        if high == "any":
+            return f"whole numbers from {low}"
+        return f"{low}..{high}"
+    return ", ".join(axis.labels)
+
+
+def axis_index(table: Table, axis: Axis, raw: str | int) -> int:
+    """Return the index on `axis` of the input `raw`, or raise naming the valid choices."""
+    where = f"{table.id}: {axis.name}={raw}"
+    if axis.numeric:
+        try:
+            number = raw if isinstance(raw, int) else int(str(raw).strip())
+        except ValueError:
+            raise LookupInputError(
+                f"{where}: expected a whole number ({describe_axis_values(axis)})"
+            ) from None
+        for i, value in enumerate(axis.values):
+            if value.contains(number):
+                return i
+        raise LookupInputError(f"{where}: not on the table (valid: {describe_axis_values(axis)})")
+    text = str(raw)
+    for i, value in enumerate(axis.values):
+        if value.matches(text):
+            return i
+    raise LookupInputError(f"{where}: no such {axis.name} (valid: {describe_axis_values(axis)})")
+
+
+def cell_text(cell: Any) -> str:
+    """Return a cell as printed: text as is, a mapping by its result or its fields."""
+    if isinstance(cell, Mapping):
+        for key in ("result", "printed", "text"):
+            if key in cell:
+                return str(cell[key])
+        return ", ".join(f"{k} {v}" for k, v in cell.items() if not isinstance(v, Mapping))
+    return str(cell)
+
+
+@dataclass(frozen=True)
+class LookupResult:
+    """A looked-up cell, with the inputs and the row and column it came from."""
+
+    table: Table
+    inputs: Mapping[str, int | str]
+    matched: Mapping[str, str]
+    cell: Any
+
+    @property
+    def text(self) -> str:
+        return cell_text(self.cell)
+
+    def fields(self) -> dict[str, Any]:
+        """Return structured fields: parsed from a text cell, or a mapping cell's keys."""
+        if isinstance(self.cell, Mapping):
+            return {k: thaw(v) for k, v in self.cell.items() if k != "result"}
+        if self.table.cell_format is None:
+            return {}
+        parsed = parse_cell(self.table.cell_format, self.cell)
+        names = self.table.params.get("pair_fields")
+        if self.table.cell_format == "pair" and names:
+            parsed = {names[0]: parsed["first"], names[1]: parsed["second"]}
+        return parsed
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "table": self.table.id,
+            "inputs": dict(self.inputs),
+            "result": self.text,
+        }
+        for key, value in self.fields().items():
+            out.setdefault(key, value)
+        out["matched"] = dict(self.matched)
+        return out
+
+
+def lookup(rules: Rules, table_id: str, inputs: Mapping[str, str | int]) -> LookupResult:
+    """Return the cell of `table_id` at the given axis values.
+
+    Args:
+        rules: the loaded rules.
+        table_id: ``ruleset.table``.
+        inputs: one value per axis name, e.g. ``{"attack": "5", "roll": "7"}``.
+
+    Raises:
+        LookupInputError: unknown table, missing or unknown axis, or a value off the table.
+    """
+    table = find_table(rules, table_id)
+    if table.kind == "rules":
+        raise LookupInputError(
+            f"{table.id} is rules text, not a table to look up; "
+            f"'quartermaster tables {table.id}' prints it"
+        )
+    if table.kind == "modifiers":
+        return _lookup_modifier(table, inputs)
+    names = [axis.name for axis in table.axes]
+    unknown = [name for name in inputs if name not in names]
+    if unknown:
+        raise LookupInputError(
+            f"{table.id}: unknown input '{unknown[0]}' (this table takes {', '.join(names)})"
+        )
+    missing = [name for name in names if name not in inputs]
+    if missing:
+        wanted = "; ".join(
+            f"{a.name}: {describe_axis_values(a)}" for a in table.axes if a.name in missing
+        )
+        raise LookupInputError(
+            f"{table.id}: missing {', '.join(f'{m}=VALUE' for m in missing)} ({wanted})"
+        )
+    indices = []
+    clean: dict[str, int | str] = {}
+    matched: dict[str, str] = {}
+    for axis in table.axes:
+        index = axis_index(table, axis, inputs[axis.name])
+        indices.append(index)
+        value = axis.values[index]
+        clean[axis.name] = int(str(inputs[axis.name]).strip()) if axis.numeric else value.label
+        matched[axis.name] = value.label
+    return LookupResult(table, clean, matched, table.cell(*indices))
+
+
+def _lookup_modifier(table: Table, inputs: Mapping[str, str | int]) -> LookupResult:
+    if set(inputs) != {"modifier"}:
+        raise LookupInputError(f"{table.id}: a modifiers list takes modifier=ID")
+    wanted = str(inputs["modifier"])
+    for mod in table.modifiers:
+        if mod.id == wanted or mod.label.casefold() == wanted.casefold():
+            cell: dict[str, Any] = {"result": str(mod.value), "label": mod.label}
+            if mod.by:
+                cell["by"] = dict(mod.by)
+            for key in ("group", "per", "note"):
+                if getattr(mod, key):
+                    cell[key] = getattr(mod, key)
+            return LookupResult(table, {"modifier": mod.id}, {"modifier": mod.label}, cell)
+    ids = ", ".join(m.id for m in table.modifiers)
+    raise LookupInputError(f"{table.id}: modifier={wanted}: no such modifier (valid: {ids})")
