@@ -1,0 +1,44 @@
+"""Shared fixtures: the loaded rules, the seed texts, and a CLI runner."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.loading import Rules, load_rules
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def _seeds_dir() -> Path | None:
+    candidates = [REPO.parent / "shared" / "seeds"]
+    if os.environ.get("QM_SEEDS"):
+        candidates.insert(0, Path(os.environ["QM_SEEDS"]))
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def rules() -> Rules:
+    return load_rules()
+
+
+@pytest.fixture(scope="session")
+def seeds() -> Path:
+    """The folder of rule sources; CI always has it beside the clone."""
+    found = _seeds_dir()
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("the seeds folder ../shared/seeds is missing in CI")
+        pytest.skip("../shared/seeds not beside this checkout (set QM_SEEDS to point at it)")
+    return found
+
+
+def seed_text(seeds: Path, prefix: str) -> str:
+    (path,) = seeds.glob(f"{prefix}_*.txt")
+    return path.read_text(encoding="utf-8")

@@ -1,0 +1,149 @@
+"""The CLI: output shapes, JSON, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from tests.conftest import FIXTURES
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as caught:
+        main(list(args))
+    out, err = capsys.readouterr()
+    code = caught.value.code
+    return (code if isinstance(code, int) else 0), out, err
+
+
+def test_rulesets_lists_all_six(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rulesets", "--json")
+    assert code == 0
+    assert [r["id"] for r in json.loads(out)] == [
+        "duel",
+        "high-seas",
+        "impulse",
+        "convoy",
+        "tactical",
+        "flob",
+    ]
+    code, out, _ = run(capsys, "rulesets")
+    assert code == 0
+    assert "high-seas" in out and "flob" in out
+
+
+def test_tables_lists_ids_axes_and_values(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tables", "impulse", "--json")
+    assert code == 0
+    listing = json.loads(out)
+    by_id = {t["id"]: t for t in listing["tables"]}
+    damage = by_id["impulse.damage-effects"]
+    assert [a["name"] for a in damage["axes"]] == ["roll", "hits"]
+    assert damage["axes"][0]["values"][0] == ">21"
+    assert damage["axes"][1]["values"] == [str(n) for n in range(1, 13)]
+    code, out, _ = run(capsys, "tables", "tactical")
+    assert code == 0
+    assert "tactical.fleet" in out
+
+
+def test_tables_prints_one_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tables", "flob.broadside")
+    assert code == 0
+    assert "12 or better" in out and "3rr, s" in out
+    code, out, _ = run(capsys, "tables", "flob.broadside", "--json")
+    table = json.loads(out)
+    assert len(table["cells"]) == 21 and all(len(r) == 11 for r in table["cells"])
+
+
+def test_lookup_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "lookup", "impulse.damage-effects", "roll=11", "hits=4", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["table"] == "impulse.damage-effects"
+    assert data["inputs"] == {"roll": 11, "hits": 4}
+    assert data["result"] == "2H2R2C"
+    assert (data["hull"], data["rigging"], data["crew"]) == (2, 2, 2)
+
+
+def test_lookup_open_end_shows_the_row(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "lookup", "flob.broadside", "attack=15", "roll=2")
+    assert code == 0
+    assert "3rr, s" in out
+    assert "12 or better" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("lookup", "flob.broadside", "attack=5"), "missing roll=VALUE"),
+        (
+            ("lookup", "flob.broadside", "attack=5", "roll"),
+            "'roll': lookup values are written NAME=VALUE",
+        ),
+        (
+            ("lookup", "flob.broadside", "attack=5", "roll=99"),
+            "roll=99: not on the table (valid: 2..12)",
+        ),
+        (("tables", "pirates"), "unknown ruleset 'pirates'"),
+        (("lookup", "nope.nope", "a=1"), "unknown table 'nope.nope'"),
+        (("rulesets", "--bogus"), "No such option: --bogus"),
+        (
+            ("rulesets", "--rules", str(FIXTURES / "house" / "unknown-table.yaml")),
+            "unknown table 'flob.broadsides'",
+        ),
+        (("rulesets", "--rules", "/no/such/file.yaml"), "/no/such/file.yaml: cannot read"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ")
+    assert message in lines[0]
+    assert "Traceback" not in err
+
+
+def test_every_validation_problem_gets_its_own_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "tables", "flob", "--rules", str(FIXTURES / "house" / "types.yaml"))
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) >= 5
+    assert all(line.startswith("error: ") and "types.yaml:" in line for line in lines)
+
+
+def test_house_rules_apply_to_lookup(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("lookup", "tactical.wind-change", "roll=5", "--json")
+    _, out, _ = run(capsys, *args)
+    assert (
+        json.loads(out)["result"].startswith("On a roll of 1-5")
+        or "same" in json.loads(out)["result"]
+    )
+    _, out, _ = run(capsys, *args, "--rules", str(FIXTURES / "house" / "ok.yaml"))
+    assert json.loads(out)["result"] == "The wind changes: roll on the wind table"
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--version")
+    assert code == 0
+    assert out.startswith("quartermaster 0.")
+
+
+def test_console_script_runs_as_a_process(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator", "lookup", "tactical.wind", "roll=3"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "North" in proc.stdout
