@@ -144,6 +144,137 @@ def lookup_command(
         show_lookup(result)
 
 
+SeedOption = Annotated[
+    int | None,
+    typer.Option("--seed", help="Seed for the random source; the same seed repeats the result."),
+]
+
+
+def fresh_seed() -> int:
+    """Return a new seed to print, so any unseeded result can be repeated."""
+    import secrets
+
+    return secrets.randbelow(2**31)
+
+
+@app.command("roll")
+def roll_command(
+    expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d6+3, 4d6kh3, 8d6>=5.")],
+    seed: SeedOption = None,
+    times: Annotated[
+        int, typer.Option("--times", min=1, max=10_000, help="Roll this many times.")
+    ] = 1,
+    as_json: JsonOption = False,
+) -> None:
+    """Roll dice and show every die, kept and dropped.
+
+    Examples: quartermaster roll 2d6+3; quartermaster roll 4d6kh3 --seed 1805 --times 6
+    """
+    import random
+
+    from generator.dice import parse, roll
+    from generator.dice.show import show_roll
+
+    node = parse(expression)
+    used = fresh_seed() if seed is None else seed
+    rng = random.Random(used)
+    results = [roll(node, rng) for _ in range(times)]
+    for result in results:
+        result.expression = expression
+    if as_json:
+        objects = [{**r.to_json(), "seed": used} for r in results]
+        _print_json(objects[0] if times == 1 else objects)
+        return
+    for i, result in enumerate(results):
+        show_roll(result, used if i == len(results) - 1 else None)
+
+
+@app.command("odds")
+def odds_command(
+    expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d6, 8d6>=5, 1d20<=14.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Show the exact chance of every total, with at-least and at-most columns.
+
+    Examples: quartermaster odds 2d6; quartermaster odds 8d6>=5 --json
+    """
+    from generator.dice import distribution, mean
+    from generator.dice.show import odds_json, show_odds
+
+    dist = distribution(expression)
+    if as_json:
+        _print_json(odds_json(expression, dist, mean(dist)))
+    else:
+        show_odds(expression, dist, mean(dist))
+
+
+@app.command("resolvers")
+def resolvers_command(
+    ruleset: Annotated[str | None, typer.Argument(help="Only this ruleset's resolvers.")] = None,
+    rules_file: RulesOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List the resolvers (every procedure of every ruleset) and their inputs.
+
+    Example: quartermaster resolvers flob
+    """
+    from generator.loading import load_rules
+    from generator.resolve import all_resolvers
+    from generator.resolve.show import resolvers_json, show_resolvers
+
+    rules = load_rules(rules_file)
+    chosen = [r for r in all_resolvers().values() if ruleset in (None, r.ruleset)]
+    if ruleset is not None and not chosen:
+        raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+    if as_json:
+        _print_json(resolvers_json(chosen, rules))
+    else:
+        show_resolvers(chosen, rules)
+
+
+@app.command("resolve")
+def resolve_command(
+    resolver_id: Annotated[str, typer.Argument(help="Resolver id, e.g. flob.broadside.")],
+    values: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Inputs as NAME=VALUE, e.g. attack=5 ammo=double-round-shot.", show_default=False
+        ),
+    ] = None,
+    seed: SeedOption = None,
+    want_odds: Annotated[
+        bool,
+        typer.Option("--odds", help="Show the exact chance of each outcome instead of rolling."),
+    ] = False,
+    rules_file: RulesOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Resolve a procedure: the dice, each modifier and its source, and what changes.
+
+    Example: quartermaster resolve tactical.flight-test flagship=yes courage=1 --seed 7
+    """
+    from generator.loading import load_rules
+    from generator.resolve import get_resolver, parse_inputs
+    from generator.resolve.engine import odds, run
+    from generator.resolve.show import odds_json, show_odds, show_resolution
+
+    rules = load_rules(rules_file)
+    resolver = get_resolver(resolver_id)
+    inputs = parse_inputs(resolver, rules, parse_assignments(values or [], "inputs"))
+    if want_odds:
+        chances = odds(resolver, rules, inputs)
+        if as_json:
+            _print_json(odds_json(resolver, inputs, chances))
+        else:
+            show_odds(resolver, inputs, chances)
+        return
+    resolution = run(resolver, rules, inputs, fresh_seed() if seed is None else seed)
+    if as_json:
+        _print_json(resolution.to_json())
+    else:
+        show_resolution(resolution)
+
+
 def _fail(message: str, code: int) -> NoReturn:
     for line in message.splitlines() or [message]:
         sys.stderr.write(f"error: {line}\n")

@@ -1,0 +1,21 @@
+"""Dice: notation, seeded rolls and exact odds.
+
+Parsing and rolling are ours (every roll comes from a `random.Random` made from a seed,
+never the global one); exact distributions come from icepool, imported only for odds.
+"""
+
+from generator.dice.notation import DiceError, Node, parse
+from generator.dice.odds import distribution, mean
+from generator.dice.rolling import DieRoll, GroupRoll, RollResult, roll
+
+__all__ = [
+    "DiceError",
+    "DieRoll",
+    "GroupRoll",
+    "Node",
+    "RollResult",
+    "distribution",
+    "mean",
+    "parse",
+    "roll",
+]
