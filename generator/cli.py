@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
+import click
 import typer
 
 from generator import __version__
@@ -287,10 +288,11 @@ def main(argv: list[str] | None = None) -> None:
         code = app(args=argv, prog_name="quartermaster", standalone_mode=False)
     except QuartermasterError as exc:
         _fail(str(exc), exc.exit_code)
-    except typer.TyperException as exc:
-        ctx = getattr(exc, "ctx", None)
-        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-        _fail(f"{exc.format_message()}{hint}", exc.exit_code if exc.exit_code else 2)
-    except (typer.Abort, KeyboardInterrupt):
+    except click.UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+        _fail(f"{exc.format_message()}{hint}", 2)
+    except click.ClickException as exc:
+        _fail(exc.format_message(), exc.exit_code)
+    except (click.exceptions.Abort, KeyboardInterrupt):
         _fail("interrupted", 130)
     sys.exit(code if isinstance(code, int) else 0)

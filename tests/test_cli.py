@@ -91,7 +91,7 @@ def test_lookup_open_end_shows_the_row(capsys: pytest.CaptureFixture[str]) -> No
         ),
         (("tables", "pirates"), "unknown ruleset 'pirates'"),
         (("lookup", "nope.nope", "a=1"), "unknown table 'nope.nope'"),
-        (("rulesets", "--bogus"), "No such option: --bogus"),
+        (("rulesets", "--bogus"), "--bogus"),
         (
             ("rulesets", "--rules", str(FIXTURES / "house" / "unknown-table.yaml")),
             "unknown table 'flob.broadsides'",
@@ -110,6 +110,8 @@ def test_bad_input_is_one_line_exit_2(
     assert lines[0].startswith("error: ")
     assert message in lines[0]
     assert "Traceback" not in err
+    if "--bogus" in args:
+        assert "No such option" in lines[0]
 
 
 def test_every_validation_problem_gets_its_own_line(capsys: pytest.CaptureFixture[str]) -> None:
