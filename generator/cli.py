@@ -15,6 +15,7 @@ import click
 import typer
 
 from generator import __version__
+from generator.assignments import parse_assignments
 from generator.errors import InputError, QuartermasterError
 
 app = typer.Typer(
@@ -104,19 +105,6 @@ def tables_command(
         _print_json(tables_json(ruleset))
     else:
         show_tables(ruleset)
-
-
-def parse_assignments(pairs: list[str], what: str) -> dict[str, str]:
-    """Turn ``NAME=VALUE`` words into a mapping, or raise naming the bad word."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        name, eq, value = pair.partition("=")
-        if not eq or not name.strip() or not value.strip():
-            raise InputError(f"'{pair}': {what} are written NAME=VALUE, e.g. roll=7")
-        if name.strip() in out:
-            raise InputError(f"'{pair}': {name.strip()} is given twice")
-        out[name.strip()] = value.strip()
-    return out
 
 
 @app.command("lookup")
@@ -274,6 +262,47 @@ def resolve_command(
         _print_json(resolution.to_json())
     else:
         show_resolution(resolution)
+
+
+@app.command("play")
+def play_command(
+    ruleset: Annotated[str, typer.Argument(help="The ruleset being played, e.g. flob.")],
+    seed: SeedOption = None,
+    rules_file: RulesOption = None,
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="Folder for the session log.", file_okay=False)
+    ] = Path("output"),
+) -> None:
+    """Resolve calls at the table in short form, with repeat, undo and a dated log.
+
+    Example: quartermaster play flob   (then type: broadside attack=5, again, undo, quit)
+    """
+    from generator.loading import load_rules
+    from generator.play import PlaySession
+
+    session = PlaySession(
+        load_rules(rules_file), ruleset, fresh_seed() if seed is None else seed, output
+    )
+    interactive = sys.stdin.isatty()
+    title = session.rules.rulesets[ruleset].title
+    typer.echo(f"{title}: session seed {session.seed}. Type 'help' for commands, 'quit' to end.")
+    while True:
+        try:
+            line = input(f"{ruleset}> " if interactive else "")
+        except (EOFError, KeyboardInterrupt):
+            break
+        if line.strip().casefold() in ("quit", "exit", "q"):
+            break
+        if not interactive and line.strip():
+            typer.echo(f"{ruleset}> {line.strip()}")
+        reply = session.handle(line)
+        if reply:
+            typer.echo(reply)
+    text_log, json_log = session.log_paths
+    if session.entries:
+        typer.echo(f"log: {text_log} and {json_log}")
+    else:
+        typer.echo("nothing was played; no log written")
 
 
 def _fail(message: str, code: int) -> NoReturn:
