@@ -125,7 +125,9 @@ def show_tables(ruleset: Ruleset) -> None:
             detail = f"modifiers: {', '.join(m.id for m in table.modifiers)}"
         else:
             detail = f"rules text, {len(table.items)} item(s)"
-        title = table.title + (" [house]" if table.house else "")
+        title = table.title + (
+            " [house]" if table.house and "house" not in table.title.casefold() else ""
+        )
         grid.add_row(table.id, escape(title), escape(detail))
     _console().print(grid)
 
@@ -149,7 +151,8 @@ def _rule_lines(items: tuple[RuleItem, ...], ordered: bool, depth: int = 0) -> l
 def show_table(table: Table) -> None:
     """Print one table whole, with its source and notes."""
     console = _console()
-    heading = f"{table.id}: {table.title}" + (" (house table)" if table.house else "")
+    marker = " (house table)" if table.house and "house" not in table.title.casefold() else ""
+    heading = f"{table.id}: {table.title}{marker}"
     if table.kind == "table" and len(table.axes) == 2:
         rows, cols = table.axes
         grid = RichTable(title=escape(heading), show_lines=False)

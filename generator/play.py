@@ -202,7 +202,7 @@ class PlaySession:
                 continue
             short = resolver.id.split(".", 1)[1]
             inputs = " ".join(
-                f"{p.name}=" + (p.describe(self.rules) if p.required else str(p.default))
+                f"{p.name}=" + (p.describe(self.rules) if p.required else p.default_text())
                 for p in resolver.params
             )
             lines.append(f"{short:<22} {inputs}")

@@ -143,7 +143,7 @@ def test_missing_cells_are_reported() -> None:
 def test_references_to_missing_tables_are_reported() -> None:
     problems = _problems(HOUSE / "bad-ref.yaml")
     assert problems == [
-        "tactical.wind-change: 'see' names 'tactical.weather', which is not a table",
+        "tactical.wind-change: 'see' names 'tactical.kraken', which is not a table",
         "tactical.wind-change: 'see' names 'nowhere.at-all', which is not a table",
     ]
 

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from generator.loading import Rules
 from generator.resolve.base import (
     REQUIRED,
+    Choice,
     Context,
     Inputs,
     Outcome,
@@ -23,6 +24,7 @@ from generator.resolve.base import (
 
 __all__ = [
     "REQUIRED",
+    "Choice",
     "Context",
     "Inputs",
     "Outcome",

@@ -42,9 +42,15 @@ class Param:
         kind: ``int``, ``choice``, ``bool`` or ``text``.
         default: used when the input is not given; `REQUIRED` if it must be given.
         choices: the allowed words for a ``choice``.
-        choices_from: ``(table_id, axis_name)`` to take the choices from a table axis, or
-            ``(table_id, "modifiers")`` to take them from a modifiers list's ids.
+        choices_from: ``(table_id, axis_name)`` to take the choices from a table axis (its
+            values' ``match:`` words are accepted too), or ``(table_id, "modifiers")`` to
+            take them from a modifiers list's ids.
+        choices_by: ``(table_id, (modifier_id, ...))`` to take the choices from those
+            modifiers' ``by:`` keys.
+        extra: words of the resolver's own, allowed before the table's choices.
         minimum, maximum: bounds for an ``int``.
+
+    An input whose default is None is optional: leaving it out means "not given".
     """
 
     name: str
@@ -53,6 +59,8 @@ class Param:
     default: Any = REQUIRED
     choices: tuple[str, ...] = ()
     choices_from: tuple[str, str] | None = None
+    choices_by: tuple[str, tuple[str, ...]] | None = None
+    extra: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
 
@@ -60,15 +68,37 @@ class Param:
     def required(self) -> bool:
         return self.default is REQUIRED
 
+    def default_text(self) -> str:
+        """Say what happens when the input is left out, for listings."""
+        if self.required:
+            return "required"
+        if self.default is None:
+            return "optional"
+        if isinstance(self.default, bool):
+            return f"default {'yes' if self.default else 'no'}"
+        return f"default {self.default}"
+
+    def _axis(self, rules: Rules) -> Any:
+        if self.choices_from is None or self.choices_from[1] == "modifiers":
+            return None
+        table = rules.table(self.choices_from[0])
+        return next(a for a in table.axes if a.name == self.choices_from[1])
+
     def allowed(self, rules: Rules) -> tuple[str, ...]:
         """Return the allowed words of a ``choice`` input."""
-        if self.choices_from is None:
-            return self.choices
-        table = rules.table(self.choices_from[0])
-        if self.choices_from[1] == "modifiers":
-            return tuple(m.id for m in table.modifiers)
-        axis = next(a for a in table.axes if a.name == self.choices_from[1])
-        return axis.labels
+        words: dict[str, None] = dict.fromkeys(self.extra)
+        words.update(dict.fromkeys(self.choices))
+        if self.choices_by is not None:
+            table = rules.table(self.choices_by[0])
+            for modifier_id in self.choices_by[1]:
+                words.update(dict.fromkeys(table.modifier(modifier_id).by))
+        if self.choices_from is not None:
+            table = rules.table(self.choices_from[0])
+            if self.choices_from[1] == "modifiers":
+                words.update(dict.fromkeys(m.id for m in table.modifiers))
+            else:
+                words.update(dict.fromkeys(self._axis(rules).labels))
+        return tuple(words)
 
     def describe(self, rules: Rules) -> str:
         if self.kind == "int":
@@ -111,11 +141,23 @@ class Param:
             for choice in allowed:
                 if fold(choice) == fold(str(raw)):
                     return choice
+            axis = self._axis(rules)
+            if axis is not None:
+                for value in axis.values:
+                    if value.matches(str(raw)):
+                        return value.label
             raise ResolveInputError(f"{where}: not one of {', '.join(allowed)}")
         text = str(raw)
         if not text.strip():
             raise ResolveInputError(f"{where}: may not be empty")
         return text
+
+
+@dataclass(frozen=True)
+class Choice(Param):
+    """A `Param` of kind ``choice`` (the common case, spelled shorter)."""
+
+    kind: str = "choice"
 
 
 @dataclass(frozen=True)
@@ -206,7 +248,12 @@ class Context(ABC):
         """Look up a table cell and explain which cell was used."""
         result = lookup(self.rules, table_id, inputs)
         where = ", ".join(f"{k} {v}" for k, v in result.inputs.items())
-        self.explain(f"{result.table.title} ({table_id}), {where}: {result.text}")
+        cell = result.cell
+        printed = not isinstance(cell, Mapping) or any(
+            k in cell for k in ("result", "printed", "text")
+        )
+        found = result.text if printed else "row " + ", ".join(result.matched.values())
+        self.explain(f"{result.table.title} ({table_id}), {where}: {found}")
         return result
 
     def param(self, table_id: str, name: str) -> Any:

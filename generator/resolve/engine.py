@@ -130,14 +130,16 @@ def odds(resolver: Resolver, rules: Rules, inputs: Inputs) -> dict[str, Fraction
 def _stepped_odds(resolver: SteppedResolver, rules: Rules, inputs: Inputs) -> dict[str, Fraction]:
     live: dict[Any, Fraction] = {resolver.start(rules, inputs): Fraction(1)}
     finished: dict[str, Fraction] = defaultdict(Fraction)
+    # a state's step distribution depends on the state alone: explore each state once
+    steps: dict[Any, dict[Any, Fraction]] = {}
     for _ in range(resolver.max_steps):
         if not live:
             return dict(finished)
         following: dict[Any, Fraction] = defaultdict(Fraction)
         for state, chance in live.items():
-            for nxt, p in _explore(
-                rules, lambda ctx, s=state: resolver.step(ctx, inputs, s)
-            ).items():
+            if state not in steps:
+                steps[state] = _explore(rules, lambda ctx, s=state: resolver.step(ctx, inputs, s))
+            for nxt, p in steps[state].items():
                 if isinstance(nxt, Outcome):
                     finished[nxt.result] += chance * p
                 else:

@@ -33,7 +33,7 @@ def resolvers_json(resolvers: list[Resolver], rules: Rules) -> list[dict[str, An
                     "kind": p.kind,
                     "accepts": p.describe(rules),
                     "required": p.required,
-                    **({} if p.required else {"default": p.default}),
+                    **({} if p.required or p.default is None else {"default": p.default}),
                     "help": p.help,
                 }
                 for p in r.params
@@ -50,10 +50,7 @@ def show_resolvers(resolvers: list[Resolver], rules: Rules) -> None:
     table.add_column("what it resolves")
     table.add_column("inputs")
     for r in resolvers:
-        inputs = "\n".join(
-            f"{p.name}={p.describe(rules)}" + ("" if p.required else f" (default {p.default})")
-            for p in r.params
-        )
+        inputs = "\n".join(f"{p.name}={p.describe(rules)} ({p.default_text()})" for p in r.params)
         table.add_row(r.id, escape(f"{r.title}: {r.summary}"), escape(inputs or "none"))
     _console().print(table)
 
@@ -82,7 +79,9 @@ def show_odds(resolver: Resolver, inputs: dict[str, Any], chances: dict[str, Fra
     table.add_column("%", justify="right")
     for result, chance in sorted(chances.items(), key=lambda kv: (-kv[1], kv[0])):
         if chance:
-            table.add_row(escape(result), fraction_text(chance), f"{float(chance) * 100:.2f}")
+            exact = fraction_text(chance)
+            shown = exact if len(exact) <= 15 else "(see --json)"
+            table.add_row(escape(result), shown, f"{float(chance) * 100:.2f}")
     console.print(table)
 
 
