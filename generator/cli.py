@@ -305,6 +305,140 @@ def play_command(
         typer.echo("nothing was played; no log written")
 
 
+YamlOption = Annotated[bool, typer.Option("--yaml", help="Print YAML instead of JSON.")]
+FromOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--from",
+        help="A generated file (JSON or YAML) you edited, to use instead of rolling.",
+        dir_okay=False,
+    ),
+]
+OutputFile = Annotated[
+    Path | None,
+    typer.Option("-o", "--output", help="Write to this file (.json or .yaml).", dir_okay=False),
+]
+
+
+def _emit(data: dict[str, object], as_json: bool, as_yaml: bool, output: Path | None) -> bool:
+    """Print or write generated data; return True if it was handled (not human output)."""
+    from generator.generate.scenario import dump
+    from generator.output import write_atomic
+
+    if output is not None:
+        fmt = "yaml" if as_yaml or output.suffix.lower() in (".yaml", ".yml") else "json"
+        write_atomic(output, dump(data, fmt).encode("utf-8"))
+        typer.echo(f"wrote {output}")
+        return True
+    if as_json or as_yaml:
+        sys.stdout.write(dump(data, "yaml" if as_yaml else "json"))
+        return True
+    return False
+
+
+@app.command("fleet")
+def fleet_command(
+    ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. tactical.")],
+    seed: SeedOption = None,
+    from_file: FromOption = None,
+    rules_file: RulesOption = None,
+    as_json: JsonOption = False,
+    as_yaml: YamlOption = False,
+    output: OutputFile = None,
+) -> None:
+    """Roll one side's force (fleet, squadron or convoy) by the ruleset's tables.
+
+    Example: quartermaster fleet tactical --seed 1805 --json
+    """
+    from generator.generate.base import get_generator
+    from generator.generate.scenario import read_force, roll_force
+    from generator.generate.show import show_force
+    from generator.loading import load_rules
+
+    rules = load_rules(rules_file)
+    if ruleset not in rules.rulesets:
+        raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+    gen = get_generator(ruleset)
+    if ruleset == "duel":
+        raise InputError(
+            "duel has no fleets: use 'quartermaster character' or 'quartermaster scenario duel'"
+        )
+    force = (
+        read_force(from_file, rules, ruleset)
+        if from_file
+        else roll_force(rules, ruleset, _seed(seed))
+    )
+    if not _emit(force, as_json, as_yaml, output):
+        show_force(force, gen.units)
+
+
+@app.command("character")
+def character_command(
+    seed: SeedOption = None,
+    from_file: FromOption = None,
+    rules_file: RulesOption = None,
+    as_json: JsonOption = False,
+    as_yaml: YamlOption = False,
+    output: OutputFile = None,
+) -> None:
+    """Roll one duellist: attributes, hit points, expertise, style, weapons, armour, skills.
+
+    Example: quartermaster character --seed 7 --yaml
+    """
+    from generator.generate.duel import read_character, roll_character
+    from generator.generate.show import show_force
+    from generator.loading import load_rules
+
+    rules = load_rules(rules_file)
+    person = read_character(from_file, rules) if from_file else roll_character(rules, _seed(seed))
+    if not _emit(person, as_json, as_yaml, output):
+        show_force(
+            {"name": person["name"], "seed": person.get("seed"), "characters": [person]},
+            "characters",
+        )
+
+
+@app.command("scenario")
+def scenario_command(
+    ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. tactical.")],
+    seed: SeedOption = None,
+    balanced: Annotated[
+        bool, typer.Option("--balanced", help="Reroll until the sides' strengths are within 10 %.")
+    ] = False,
+    from_file: FromOption = None,
+    rules_file: RulesOption = None,
+    as_json: JsonOption = False,
+    as_yaml: YamlOption = False,
+    output: OutputFile = None,
+) -> None:
+    """Roll a whole scenario: two sides, wind and weather, map, set-up, victory, special rules.
+
+    Example: quartermaster scenario tactical --seed 1805 --balanced -o output/trafalgar.yaml
+    """
+    from generator.generate.base import get_generator
+    from generator.generate.scenario import read_scenario, roll_scenario
+    from generator.generate.show import show_scenario
+    from generator.loading import load_rules
+
+    rules = load_rules(rules_file)
+    if ruleset not in rules.rulesets:
+        raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+    if from_file is not None:
+        scenario = read_scenario(from_file, rules, ruleset)
+    else:
+        scenario = roll_scenario(rules, ruleset, _seed(seed), balanced=balanced)
+    if not _emit(scenario, as_json, as_yaml, output):
+        show_scenario(scenario, get_generator(ruleset).units)
+
+
+def _seed(seed: int | None) -> int:
+    if seed is None:
+        chosen = fresh_seed()
+        sys.stderr.write(f"seed {chosen}\n")
+        return chosen
+    return seed
+
+
 def _fail(message: str, code: int) -> NoReturn:
     for line in message.splitlines() or [message]:
         sys.stderr.write(f"error: {line}\n")

@@ -149,3 +149,67 @@ def test_console_script_runs_as_a_process(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "North" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["roll", "2d6", "--seed", "1"],
+        ["odds", "8d6>=5"],
+        ["lookup", "flob.broadside", "attack=5", "roll=7"],
+        ["resolve", "tactical.flight-test", "--seed", "1"],
+        ["resolve", "tactical.flight-test", "--odds"],
+    ],
+)
+def test_table_commands_never_import_weasyprint(args: list[str]) -> None:
+    code = (
+        "import sys\n"
+        "from generator.cli import main\n"
+        f"try:\n    main({args!r})\n"
+        "except SystemExit as exc:\n    assert exc.code in (0, None), exc.code\n"
+        "assert 'weasyprint' not in sys.modules, 'weasyprint was imported'\n"
+        "assert 'pypdf' not in sys.modules, 'pypdf was imported'\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_fleet_json_and_file_output(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "fleet", "tactical", "--seed", "1805", "--json")
+    assert code == 0
+    fleet = json.loads(out)
+    assert fleet["ruleset"] == "tactical" and fleet["seed"] == 1805
+    target = tmp_path / "fleet.yaml"
+    code, out, _ = run(capsys, "fleet", "tactical", "--seed", "1805", "-o", str(target))
+    assert code == 0 and out.strip() == f"wrote {target}"
+    code, out, _ = run(capsys, "fleet", "tactical", "--from", str(target), "--json")
+    assert code == 0 and json.loads(out) == fleet
+
+
+def test_scenario_without_seed_prints_the_seed_it_used(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "scenario", "tactical", "--json")
+    assert code == 0
+    seed = json.loads(out)["seed"]
+    assert err.strip() == f"seed {seed}"
+
+
+def test_character_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "character", "--seed", "7", "--json")
+    assert code == 0
+    assert json.loads(out)["hit_points"] > 0
+
+
+def test_bad_from_file_is_refused_with_its_key_path(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("ruleset: tactical\nseed: 1\ntitle: x\nsides: nope\n")
+    code, out, err = run(capsys, "scenario", "tactical", "--from", str(bad))
+    assert code == 2 and out == ""
+    assert f"error: {bad}:4: sides: expected a list, found str" in err
+
+
+def test_fleet_for_duel_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "fleet", "duel")
+    assert code == 2
+    assert "duel has no fleets" in err

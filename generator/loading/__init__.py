@@ -60,7 +60,10 @@ def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
     if raw.get("house") is not True:
         problems.add(doc, ("house",), "the name lists are house data: say 'house: true'")
     sections: dict[str, dict[str, Any]] = {}
-    for section, lists in (("navies", ("ships",)), ("people", ("given", "surnames"))):
+    for section, lists in (
+        ("navies", ("ships",)),
+        ("people", ("given_male", "given_female", "surnames")),
+    ):
         entries = raw.get(section)
         if not isinstance(entries, dict) or not entries:
             problems.add(doc, (section,), f"missing '{section}'")
@@ -89,9 +92,21 @@ def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
                         )
                     seen.add(str(name))
         sections[section] = entries
+    places = raw.get("places")
+    if (
+        not isinstance(places, list)
+        or not places
+        or not all(isinstance(p, str) and p.strip() for p in places)
+    ):
+        problems.add(doc, ("places",), "'places' must be a non-empty list of sea areas")
+        places = []
+    elif len(set(places)) != len(places):
+        problems.add(doc, ("places",), "a place appears twice in 'places'")
     if len(sections) < 2:
         return None
-    return NameLists(navies=freeze(sections["navies"]), people=freeze(sections["people"]))
+    return NameLists(
+        navies=freeze(sections["navies"]), people=freeze(sections["people"]), places=tuple(places)
+    )
 
 
 def _apply_house_rules(

@@ -184,6 +184,7 @@ class NameLists:
 
     navies: Mapping[str, Mapping[str, Any]]
     people: Mapping[str, Mapping[str, Any]]
+    places: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

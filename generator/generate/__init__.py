@@ -1,0 +1,1 @@
+"""Generators: fleets, ships, crews, officers, duellists and whole scenarios, from a seed."""

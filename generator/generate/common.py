@@ -1,0 +1,195 @@
+"""Shared pieces of the generators: rolling on data tables, unique names, checking files.
+
+Generators take a `random.Random` made from the seed and never touch the global one, and
+they iterate only over lists and sorted keys, so the same seed gives the same output in
+any process (whatever PYTHONHASHSEED is).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.dice import roll
+from generator.errors import DataError
+from generator.loading import Rules, thaw
+from generator.loading.yamlfile import KeyPath, YamlDoc
+from generator.lookup import lookup
+
+
+@dataclass(frozen=True)
+class TableRoll:
+    """A roll on a data table: the die total and the cell it landed on (plain data)."""
+
+    table: str
+    roll: int
+    result: str
+    cell: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table": self.table, "roll": self.roll, "result": self.result}
+
+
+def roll_on(rules: Rules, table_id: str, rng: random.Random, modifier: int = 0) -> TableRoll:
+    """Roll a table's die (its first axis with ``dice``) and return the cell it gives."""
+    table = rules.table(table_id)
+    axis = next((a for a in table.axes if a.dice), None)
+    if axis is None:
+        raise ValueError(f"{table_id} has no rolled axis")
+    total = roll(axis.dice or "", rng).total + modifier
+    found = lookup(rules, table_id, {axis.name: total})
+    return TableRoll(table_id, total, found.text, thaw(found.cell))
+
+
+def pick(rng: random.Random, options: list[Any]) -> Any:
+    """Choose one of `options` (a list, so the order and the result are stable)."""
+    return options[rng.randrange(len(options))]
+
+
+ROMAN = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
+
+
+@dataclass
+class Names:
+    """Draws ship and personal names, never the same name twice in one scenario."""
+
+    rules: Rules
+    rng: random.Random
+    used: set[str] = field(default_factory=set)
+
+    def _unique(self, options: list[str], make: Callable[[str], str] = lambda s: s) -> str:
+        free = [n for n in options if make(n) not in self.used]
+        if free:
+            name = make(pick(self.rng, free))
+        else:
+            base = make(pick(self.rng, options))
+            name = next(f"{base} {r}" for r in ROMAN if f"{base} {r}" not in self.used)
+        self.used.add(name)
+        return name
+
+    def navies(self) -> list[str]:
+        """Return the navy ids that have ship names (sorted, for stable choices)."""
+        assert self.rules.names is not None
+        return sorted(self.rules.names.navies)
+
+    def navy_title(self, navy: str) -> str:
+        assert self.rules.names is not None
+        return str(self.rules.names.navies[navy]["title"])
+
+    def ship(self, navy: str) -> str:
+        """Return an unused ship name of `navy`."""
+        assert self.rules.names is not None
+        return self._unique(list(self.rules.names.navies[navy]["ships"]))
+
+    def person(self, nationality: str, gender: str | None = None) -> str:
+        """Return an unused "Given Surname" of `nationality`.
+
+        Args:
+            gender: ``male`` or ``female`` to draw from that list, None for either (naval
+                officers of the period were men; duellists may be anyone).
+        """
+        assert self.rules.names is not None
+        people = self.rules.names.people[nationality]
+        genders = ("male", "female") if gender is None else (gender,)
+        given = [name for g in genders for name in people[f"given_{g}"]]
+        surname = pick(self.rng, list(people["surnames"]))
+        return self._unique(given, lambda first: f"{first} {surname}")
+
+    def nationality_for(self, navy: str) -> str:
+        """Return the people list that crews a navy (same id, else a neighbour)."""
+        assert self.rules.names is not None
+        people = self.rules.names.people
+        if navy in people:
+            return navy
+        fallback = {"venetian": "italian", "merchant": "british", "pirate": "british"}
+        return fallback.get(navy, sorted(people)[0])
+
+
+class Checker:
+    """Checks an edited scenario or force file; every problem names its key path and line."""
+
+    def __init__(self, doc: YamlDoc) -> None:
+        self.doc = doc
+        self.problems: list[str] = []
+
+    def fail(self, path: KeyPath, message: str) -> None:
+        line = self.doc.line(path)
+        where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
+        location = f"{self.doc.path}:{line}" if line else str(self.doc.path)
+        self.problems.append(f"{location}: {where or 'top level'}: {message}")
+
+    def mapping(self, value: Any, path: KeyPath) -> dict[str, Any] | None:
+        if isinstance(value, dict):
+            return value
+        self.fail(path, f"expected a mapping, found {type(value).__name__}")
+        return None
+
+    def items(self, value: Any, path: KeyPath, minimum: int = 0) -> list[Any]:
+        if not isinstance(value, list):
+            self.fail(path, f"expected a list, found {type(value).__name__}")
+            return []
+        if len(value) < minimum:
+            self.fail(path, f"expected at least {minimum} entries, found {len(value)}")
+        return value
+
+    def require(self, obj: Mapping[str, Any], key: str, path: KeyPath) -> Any:
+        if key not in obj:
+            self.fail(path, f"missing '{key}'")
+            return None
+        return obj[key]
+
+    def text(
+        self, obj: Mapping[str, Any], key: str, path: KeyPath, max_length: int = 200
+    ) -> str | None:
+        value = self.require(obj, key, path)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            self.fail((*path, key), f"expected text, found {value!r}")
+            return None
+        if len(value) > max_length:
+            self.fail((*path, key), f"longer than {max_length} characters")
+        return value
+
+    def integer(
+        self,
+        obj: Mapping[str, Any],
+        key: str,
+        path: KeyPath,
+        low: int | None = None,
+        high: int | None = None,
+    ) -> int | None:
+        value = self.require(obj, key, path)
+        if value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail((*path, key), f"expected a whole number, found {value!r}")
+            return None
+        if (low is not None and value < low) or (high is not None and value > high):
+            span = f"{'' if low is None else low}..{'' if high is None else high}"
+            self.fail((*path, key), f"{value} is out of range {span}")
+        return value
+
+    def boolean(self, obj: Mapping[str, Any], key: str, path: KeyPath) -> bool | None:
+        value = self.require(obj, key, path)
+        if value is not None and not isinstance(value, bool):
+            self.fail((*path, key), f"expected true or false, found {value!r}")
+            return None
+        return value
+
+    def choice(
+        self, obj: Mapping[str, Any], key: str, path: KeyPath, allowed: list[str]
+    ) -> str | None:
+        value = self.require(obj, key, path)
+        if value is None:
+            return None
+        if value not in allowed:
+            self.fail((*path, key), f"{value!r} is not one of {', '.join(map(str, allowed))}")
+            return None
+        return str(value)
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise DataError(self.problems)

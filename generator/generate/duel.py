@@ -1,0 +1,219 @@
+"""Duellists from the house character tables, and duel scenarios.
+
+Attributes are 3d6 each; hit points Endurance + ceil(Strength / 3); expertise 2d6 per
+weapon group; a fighting style, height, skills, a loadout of weapons with their MinSTR,
+AdvSTR and bonuses, and armour. All of these are house tables in data/duel.yaml: the
+seed gives no character generation. High-seas officers are rolled by the same function.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+from generator.errors import InputError
+from generator.generate.base import RulesetGenerator, register
+from generator.generate.common import Checker, Names, pick, roll_on
+from generator.loading import Rules, thaw
+from generator.loading.yamlfile import KeyPath, read_yaml
+
+ATTRIBUTES = ("strength", "endurance", "dexterity", "wit")
+HOUSE = (
+    "duel.attributes",
+    "duel.height",
+    "duel.expertise",
+    "duel.fighting-style",
+    "duel.skills",
+    "duel.weapons",
+    "duel.armour",
+    "duel.loadout",
+    "duel.armour-worn",
+)
+
+
+def _weapon(rules: Rules, label: str, hand: str) -> dict[str, Any]:
+    table = rules.table("duel.weapons")
+    index = table.axes[0].labels.index(label)
+    cell = thaw(table.cell(index))
+    return {
+        "name": label,
+        "hand": hand,
+        "type": cell["type"],
+        "damage": cell["damage"],
+        "min_str": cell["min_str"],
+        "adv_str": cell["adv_str"],
+        "weapon_bonus": cell["weapon_bonus"],
+        "parry_bonus": cell["parry_bonus"],
+        "can_parry": cell["can_parry"],
+    }
+
+
+def roll_person(
+    rules: Rules,
+    rng: random.Random,
+    names: Names,
+    nationality: str,
+    role: str | None = None,
+) -> dict[str, Any]:
+    """Roll one duellist of `nationality` (plain data)."""
+    attributes = {name: _roll_attribute(rules, rng) for name in ATTRIBUTES}
+    divisor = int(rules.table("duel.attributes").params["hit_points_strength_divisor"])
+    hit_points = attributes["endurance"] + math.ceil(attributes["strength"] / divisor)
+    groups = list(rules.table("duel.expertise").params["groups"])
+    expertise = {
+        group: int(roll_on(rules, "duel.expertise", rng).cell["expertise"]) for group in groups
+    }
+    style = roll_on(rules, "duel.fighting-style", rng)
+    height = roll_on(rules, "duel.height", rng)
+    skills = {
+        skill: roll_on(rules, "duel.skills", rng).result
+        for skill in rules.table("duel.skills").params["skills"]
+    }
+    loadout = roll_on(rules, "duel.loadout", rng)
+    weapons = [_weapon(rules, str(loadout.cell["right"]), "right")]
+    left = loadout.cell.get("left", "—")
+    if left != "—":
+        weapons.append(_weapon(rules, str(left), "left"))
+    armour = roll_on(rules, "duel.armour-worn", rng)
+    person: dict[str, Any] = {
+        "name": names.person(nationality),
+        "nationality": nationality,
+        "attributes": attributes,
+        "hit_points": hit_points,
+        "height_cm": int(height.cell["cm"]),
+        "style": str(style.cell["style"]),
+        "expertise": expertise,
+        "skills": skills,
+        "weapons": weapons,
+        "armour": armour.result,
+        "loadout": loadout.result,
+    }
+    if role:
+        person = {"role": role, **person}
+    return person
+
+
+def _roll_attribute(rules: Rules, rng: random.Random) -> int:
+    from generator.dice import roll
+
+    return roll(str(rules.table("duel.attributes").params["attribute_dice"]), rng).total
+
+
+def roll_character(rules: Rules, seed: int) -> dict[str, Any]:
+    """Roll one duellist from `seed` (``quartermaster character``)."""
+    rng = random.Random(seed)
+    names = Names(rules, rng)
+    assert rules.names is not None
+    nationality = pick(rng, sorted(rules.names.people))
+    return {"ruleset": "duel", "seed": seed, **roll_person(rules, rng, names, nationality)}
+
+
+def check_person(checker: Checker, rules: Rules, person: Any, path: KeyPath) -> None:
+    """Check an edited duellist; report problems through `checker`."""
+    data = checker.mapping(person, path)
+    if data is None:
+        return
+    checker.text(data, "name", path, max_length=60)
+    attrs = checker.mapping(checker.require(data, "attributes", path), (*path, "attributes"))
+    if attrs is not None:
+        for name in ATTRIBUTES:
+            checker.integer(attrs, name, (*path, "attributes"), 1, 30)
+    checker.integer(data, "hit_points", path, 1, 60)
+    checker.integer(data, "height_cm", path, 100, 230)
+    expertise = checker.mapping(checker.require(data, "expertise", path), (*path, "expertise"))
+    if expertise is not None:
+        for group in rules.table("duel.expertise").params["groups"]:
+            checker.integer(expertise, group, (*path, "expertise"), 0, 30)
+    weapons = checker.items(checker.require(data, "weapons", path), (*path, "weapons"), minimum=1)
+    labels = list(rules.table("duel.weapons").axes[0].labels)
+    for i, weapon in enumerate(weapons):
+        entry = checker.mapping(weapon, (*path, "weapons", i))
+        if entry is not None:
+            checker.choice(entry, "name", (*path, "weapons", i), labels)
+            for key in ("min_str", "adv_str", "weapon_bonus", "parry_bonus"):
+                checker.integer(entry, key, (*path, "weapons", i), -10, 30)
+    checker.choice(data, "armour", path, list(rules.table("duel.armour").axes[0].labels))
+
+
+def read_character(path: Path, rules: Rules) -> dict[str, Any]:
+    """Read an edited duellist file and check it."""
+    doc = read_yaml(path)
+    checker = Checker(doc)
+    check_person(checker, rules, doc.data, ())
+    checker.raise_if_any()
+    if not isinstance(doc.data, dict):
+        raise InputError(f"{path}: not a character")
+    return doc.data
+
+
+@register
+class DuelGenerator(RulesetGenerator):
+    ruleset = "duel"
+    units = "characters"
+    strength_measure = (
+        "best weapon expertise + that weapon's bonus + hit points / 2 + Dexterity / 3 "
+        "(a duellist's chance to hit, staying power and speed)"
+    )
+    house_tables = (*HOUSE, "duel.venue", "duel.weather", "duel.scenario")
+
+    def side_name(self, names: Names, navy: str) -> str:
+        return names.navy_title(navy).split(" (")[0]
+
+    def roll_side(
+        self, rules: Rules, rng: random.Random, names: Names, navy: str
+    ) -> dict[str, Any]:
+        person = roll_person(rules, rng, names, names.nationality_for(navy))
+        return {"name": person["name"], "navy": navy, "characters": [person]}
+
+    def strength(self, side: dict[str, Any]) -> float:
+        person = side["characters"][0]
+        groups = {
+            "dueling": "Dueling",
+            "polearm": "Polearms",
+            "missile": "Missile",
+            "other": "Other weapons",
+        }
+        best = 0.0
+        for weapon in person["weapons"]:
+            group = groups.get(weapon["type"], "Brawling")
+            best = max(best, person["expertise"].get(group, 0) + weapon["weapon_bonus"])
+        return float(best + person["hit_points"] / 2 + person["attributes"]["dexterity"] / 3)
+
+    def roll_setting(
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        venue = roll_on(rules, "duel.venue", rng)
+        weather = roll_on(rules, "duel.weather", rng)
+        scenario = rules.table("duel.scenario")
+        first, second = (side["characters"][0]["name"] for side in sides)
+        special = [str(venue.cell.get("rules", ""))] if venue.cell.get("rules") else []
+        if weather.cell.get("rules"):
+            special.append(str(weather.cell["rules"]))
+        special += [item.text for item in scenario.items if item.label == "Special rule"]
+        return {
+            "title": f"{first} against {second}",
+            "wind": {"result": str(weather.cell.get("wind", "—"))},
+            "weather": {"roll": weather.roll, "result": weather.result},
+            "venue": {
+                "roll": venue.roll,
+                "result": venue.result,
+                "at_sea": bool(venue.cell.get("at_sea", False)),
+            },
+            "map": None,
+            "setup": [item.text for item in scenario.items if item.label == "Set-up"],
+            "victory": [item.text for item in scenario.items if item.label == "Victory"],
+            "special_rules": special,
+        }
+
+    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
+        data = checker.mapping(side, path)
+        if data is None:
+            return
+        checker.text(data, "name", path, max_length=60)
+        people = checker.items(
+            checker.require(data, "characters", path), (*path, "characters"), minimum=1
+        )
+        for i, person in enumerate(people):
+            check_person(checker, rules, person, (*path, "characters", i))

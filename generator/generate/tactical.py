@@ -1,0 +1,223 @@
+"""Tactical fleets, exactly by the seed's fleet tables, and tactical scenarios.
+
+Admiral, National and Fleet are rolled once per fleet; Ship, Captain and Crew per ship,
+twice for the flagship (bonuses stack). Eight ships, or twelve with a Diplomat admiral,
+six of them allies (never the flagship). Classes come from the house composition table;
+ratings are the class's base values plus every bonus.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from generator.generate.base import RulesetGenerator, register
+from generator.generate.common import Checker, Names, TableRoll, pick, roll_on
+from generator.loading import Rules
+from generator.loading.yamlfile import KeyPath
+
+RATINGS = (
+    "sails",
+    "hull",
+    "crew",
+    "cannon",
+    "skill",
+    "swiftness",
+    "gunnery",
+    "boarding",
+    "courage",
+)
+SHIP_TABLES = ("ship", "captain", "crew")
+
+
+def _effect(cell: dict[str, Any]) -> dict[str, int]:
+    return dict(cell.get("effect") or {})
+
+
+@register
+class TacticalGenerator(RulesetGenerator):
+    ruleset = "tactical"
+    strength_measure = (
+        "sum of every ship's ratings (Sails, Hull, Crew, Cannon, Skill, Swiftness, Gunnery, "
+        "Boarding, Courage), allies included"
+    )
+    house_tables = ("tactical.fleet-composition", "tactical.scenario", "tactical.weather")
+
+    def side_name(self, names: Names, navy: str) -> str:
+        return f"{names.navy_title(navy)} fleet"
+
+    def roll_side(
+        self, rules: Rules, rng: random.Random, names: Names, navy: str
+    ) -> dict[str, Any]:
+        setup = rules.table("tactical.setup").params
+        admiral = roll_on(rules, "tactical.admiral", rng)
+        national = roll_on(rules, "tactical.national", rng)
+        fleet = roll_on(rules, "tactical.fleet", rng)
+        count = int(admiral.cell.get("ships", setup["ships"]))
+        allies = int(admiral.cell.get("allies", 0))
+        classes = [roll_on(rules, "tactical.fleet-composition", rng).result for _ in range(count)]
+        order = rules.table("tactical.ship-types").axes[0].labels
+        flagship = min(range(count), key=lambda i: (order.index(classes[i]), i))
+        # allies: the last `allies` ships other than the flagship
+        ally_slots = [i for i in range(count) if i != flagship][-allies:] if allies else []
+        ally_navy = None
+        if allies:
+            others = [n for n in names.navies() if n not in (navy, "merchant", "pirate")]
+            ally_navy = pick(rng, others)
+        fleet_effects = [_effect(national.cell), _effect(fleet.cell)]
+        if admiral.cell.get("applies_to") == "every ship in the fleet":
+            fleet_effects.append(_effect(admiral.cell))
+        nationality = names.nationality_for(navy)
+        ships = []
+        for i, ship_class in enumerate(classes):
+            is_ally = i in ally_slots
+            is_flag = i == flagship
+            rolls = setup["flagship_rolls_per_ship_table"] if is_flag else 1
+            traits: list[TableRoll] = [
+                roll_on(rules, f"tactical.{t}", rng) for t in SHIP_TABLES for _ in range(rolls)
+            ]
+            ratings = self._ratings(
+                rules, ship_class, [*fleet_effects, *(_effect(t.cell) for t in traits)]
+            )
+            ship_navy = ally_navy if is_ally and ally_navy else navy
+            ships.append(
+                {
+                    "name": names.ship(ship_navy),
+                    "class": ship_class,
+                    "flagship": is_flag,
+                    "ally": is_ally,
+                    "navy": ship_navy,
+                    "captain": names.person(names.nationality_for(ship_navy), "male"),
+                    "traits": [
+                        {"table": t.table.split(".", 1)[1], "roll": t.roll, "result": t.result}
+                        for t in traits
+                    ],
+                    "ratings": ratings,
+                }
+            )
+        side: dict[str, Any] = {
+            "name": self.side_name(names, navy),
+            "navy": navy,
+            "admiral_name": names.person(nationality, "male"),
+            "admiral": admiral.to_json() | {"bonus": admiral.cell.get("bonus", "")},
+            "national": national.to_json() | {"bonus": national.cell.get("bonus", "")},
+            "fleet": fleet.to_json() | {"bonus": fleet.cell.get("bonus", "")},
+            "ships": ships,
+        }
+        if ally_navy:
+            side["ally_navy"] = ally_navy
+        return side
+
+    def _ratings(
+        self, rules: Rules, ship_class: str, effects: list[dict[str, int]]
+    ) -> dict[str, int]:
+        types = rules.table("tactical.ship-types")
+        base = types.cell(types.axes[0].labels.index(ship_class))
+        ratings = {name: int(base.get(name, types.params.get(name, 0))) for name in RATINGS}
+        for effect in effects:
+            for name, change in effect.items():
+                ratings[name] += change
+        return ratings
+
+    def strength(self, side: dict[str, Any]) -> float:
+        return float(sum(sum(ship["ratings"].values()) for ship in side["ships"]))
+
+    def roll_setting(
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        scenario = rules.table("tactical.scenario")
+        params = scenario.params
+        wind = roll_on(rules, "tactical.wind", rng)
+        weather = roll_on(rules, "tactical.weather", rng)
+        grid = self._map(rng, params)
+        assert rules.names is not None
+        place = pick(rng, list(rules.names.places))
+        first, second = sides[0]["name"], sides[1]["name"]
+        special = [item.text for item in scenario.items if item.label == "Special rule"]
+        for side in sides:
+            admiral = side["admiral"]["result"]
+            if admiral in ("Diplomat", "Brilliant", "Tactician", "Charismatic"):
+                special.append(
+                    f"{side['name']}: Admiral {side['admiral_name']} is {admiral} "
+                    f"({side['admiral']['bonus']})."
+                )
+        return {
+            "title": f"Action off {place}",
+            "wind": {
+                "roll": wind.roll,
+                "direction": wind.result,
+                "from_bearing": wind.cell.get("from_bearing"),
+            },
+            "weather": {
+                "roll": weather.roll,
+                "result": weather.result,
+                "effect": weather.cell.get("effect_text", ""),
+            },
+            "map": grid,
+            "setup": [
+                f"{first} starts in the {params['start_columns']} westernmost columns, "
+                f"{second} in the {params['start_columns']} easternmost "
+                "(fleets start at opposite ends of the map).",
+                *(item.text for item in scenario.items if item.label == "Set-up"),
+            ],
+            "victory": [item.text for item in scenario.items if item.label == "Victory"],
+            "special_rules": special,
+        }
+
+    def _map(self, rng: random.Random, params: Any) -> dict[str, Any]:
+        width, height = int(params["map_width"]), int(params["map_height"])
+        start = int(params["start_columns"])
+        cells = [["." for _ in range(width)] for _ in range(height)]
+        low, high = params["islands"]
+        for _ in range(rng.randint(int(low), int(high))):
+            size_low, size_high = params["island_size"]
+            x, y = rng.randrange(start + 2, width - start - 2), rng.randrange(height)
+            for _ in range(rng.randint(int(size_low), int(size_high))):
+                cells[y][x] = "#"
+                dx, dy = pick(rng, [(1, 0), (-1, 0), (0, 1), (0, -1)])
+                x = min(max(x + dx, start + 1), width - start - 2)
+                y = min(max(y + dy, 0), height - 1)
+        return {
+            "kind": "grid",
+            "width": width,
+            "height": height,
+            "rows": ["".join(row) for row in cells],
+            "legend": {".": "sea", "#": "land"},
+            "start_columns": start,
+        }
+
+    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
+        data = checker.mapping(side, path)
+        if data is None:
+            return
+        checker.text(data, "name", path)
+        for key in ("admiral", "national", "fleet"):
+            entry = checker.mapping(checker.require(data, key, path), (*path, key))
+            if entry is not None:
+                checker.integer(entry, "roll", (*path, key))
+                checker.text(entry, "result", (*path, key))
+        classes = list(rules.table("tactical.ship-types").axes[0].labels)
+        ships = checker.items(checker.require(data, "ships", path), (*path, "ships"), minimum=1)
+        flagships = 0
+        for i, ship in enumerate(ships):
+            where = (*path, "ships", i)
+            entry = checker.mapping(ship, where)
+            if entry is None:
+                continue
+            checker.text(entry, "name", where, max_length=60)
+            checker.choice(entry, "class", where, classes)
+            flagships += bool(checker.boolean(entry, "flagship", where))
+            checker.boolean(entry, "ally", where)
+            traits = checker.items(checker.require(entry, "traits", where), (*where, "traits"))
+            for j, trait in enumerate(traits):
+                t = checker.mapping(trait, (*where, "traits", j))
+                if t is not None:
+                    checker.choice(t, "table", (*where, "traits", j), list(SHIP_TABLES))
+                    checker.integer(t, "roll", (*where, "traits", j))
+                    checker.text(t, "result", (*where, "traits", j))
+            ratings = checker.mapping(checker.require(entry, "ratings", where), (*where, "ratings"))
+            if ratings is not None:
+                for name in RATINGS:
+                    checker.integer(ratings, name, (*where, "ratings"), -20, 40)
+        if ships and flagships != 1:
+            checker.fail((*path, "ships"), f"a fleet has exactly one flagship, found {flagships}")
