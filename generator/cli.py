@@ -431,6 +431,58 @@ def scenario_command(
         show_scenario(scenario, get_generator(ruleset).units)
 
 
+@app.command("sheet")
+def sheet_command(
+    kind: Annotated[
+        str, typer.Argument(help="Sheet kind, e.g. duel-record (see --help for the list).")
+    ],
+    ruleset: Annotated[
+        str | None, typer.Option("--ruleset", help="The ruleset, for kinds that serve several.")
+    ] = None,
+    from_file: FromOption = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Roll the data the sheet is about from this seed.")
+    ] = None,
+    paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
+    mono: Annotated[
+        bool, typer.Option("--mono", help="Black and white only, for laser printers.")
+    ] = False,
+    fillable: Annotated[
+        bool, typer.Option("--fillable", help="Make write-in boxes PDF form fields.")
+    ] = False,
+    rules_file: RulesOption = None,
+    output: OutputFile = None,
+) -> None:
+    """Print one sheet to PDF: blank, from a generated file (--from) or rolled (--seed).
+
+    Kinds: duel-record.
+    Example: quartermaster sheet duel-record --seed 7 --paper letter --fillable
+    """
+    from generator.generate.duel import read_character, roll_character
+    from generator.loading import load_rules
+    from generator.output import write_atomic
+    from generator.render.sheets import default_path, get_kind, render_sheet
+
+    rules = load_rules(rules_file)
+    sheet = get_kind(kind)
+    if ruleset is not None and ruleset not in sheet.rulesets:
+        raise InputError(
+            f"--ruleset {ruleset}: the {kind} sheet serves {', '.join(sheet.rulesets)}"
+        )
+    if from_file is not None and seed is not None:
+        raise InputError("give --from or --seed, not both")
+    data = None
+    if sheet.data == "character":
+        if from_file is not None:
+            data = read_character(from_file, rules)
+        elif seed is not None:
+            data = roll_character(rules, seed)
+    pdf = render_sheet(kind, rules, data=data, paper=paper.lower(), mono=mono, fillable=fillable)
+    target = output or default_path(kind, seed, paper.lower(), mono, fillable)
+    write_atomic(target, pdf)
+    typer.echo(f"wrote {target}")
+
+
 def _seed(seed: int | None) -> int:
     if seed is None:
         chosen = fresh_seed()

@@ -70,7 +70,7 @@ def _groups(node: Node) -> list[Dice]:
 
 
 def _to_icepool(node: Node) -> Any:
-    import icepool  # type: ignore[import-untyped]
+    import icepool
 
     if isinstance(node, Const):
         return icepool.Die([node.value])
