@@ -369,7 +369,7 @@ def fleet_command(
         else roll_force(rules, ruleset, _seed(seed))
     )
     if not _emit(force, as_json, as_yaml, output):
-        show_force(force, gen.units)
+        show_force(force, gen.units, gen.summary_fields)
 
 
 @app.command("character")
@@ -428,7 +428,8 @@ def scenario_command(
     else:
         scenario = roll_scenario(rules, ruleset, _seed(seed), balanced=balanced)
     if not _emit(scenario, as_json, as_yaml, output):
-        show_scenario(scenario, get_generator(ruleset).units)
+        gen = get_generator(ruleset)
+        show_scenario(scenario, gen.units, gen.summary_fields)
 
 
 @app.command("sheet")
@@ -458,10 +459,9 @@ def sheet_command(
     Kinds: duel-record.
     Example: quartermaster sheet duel-record --seed 7 --paper letter --fillable
     """
-    from generator.generate.duel import read_character, roll_character
     from generator.loading import load_rules
     from generator.output import write_atomic
-    from generator.render.sheets import default_path, get_kind, render_sheet
+    from generator.render.sheets import default_path, get_kind, load_sheet_data, render_sheet
 
     rules = load_rules(rules_file)
     sheet = get_kind(kind)
@@ -469,16 +469,12 @@ def sheet_command(
         raise InputError(
             f"--ruleset {ruleset}: the {kind} sheet serves {', '.join(sheet.rulesets)}"
         )
-    if from_file is not None and seed is not None:
-        raise InputError("give --from or --seed, not both")
-    data = None
-    if sheet.data == "character":
-        if from_file is not None:
-            data = read_character(from_file, rules)
-        elif seed is not None:
-            data = roll_character(rules, seed)
-    pdf = render_sheet(kind, rules, data=data, paper=paper.lower(), mono=mono, fillable=fillable)
-    target = output or default_path(kind, seed, paper.lower(), mono, fillable)
+    data = load_sheet_data(sheet, rules, ruleset, from_file, seed)
+    chosen = ruleset or (str(data["ruleset"]) if data and "ruleset" in data else None)
+    pdf = render_sheet(
+        kind, rules, data=data, ruleset=chosen, paper=paper.lower(), mono=mono, fillable=fillable
+    )
+    target = output or default_path(kind, chosen, seed, paper.lower(), mono, fillable)
     write_atomic(target, pdf)
     typer.echo(f"wrote {target}")
 

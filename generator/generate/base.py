@@ -23,6 +23,8 @@ class RulesetGenerator(ABC):
     strength_measure: ClassVar[str]
     # data tables marked house: true that this generator rolls on
     house_tables: ClassVar[tuple[str, ...]] = ()
+    # the unit fields a terminal summary shows (None: every plain field)
+    summary_fields: ClassVar[tuple[str, ...] | None] = None
 
     @abstractmethod
     def roll_side(

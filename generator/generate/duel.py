@@ -56,8 +56,14 @@ def roll_person(
     names: Names,
     nationality: str,
     role: str | None = None,
+    gender: str | None = None,
 ) -> dict[str, Any]:
-    """Roll one duellist of `nationality` (plain data)."""
+    """Roll one duellist of `nationality` (plain data).
+
+    Args:
+        role: the post held aboard (captain, first mate ...), for officers.
+        gender: ``male`` or ``female`` to draw the given name from that list; None for either.
+    """
     attributes = {name: _roll_attribute(rules, rng) for name in ATTRIBUTES}
     divisor = int(rules.table("duel.attributes").params["hit_points_strength_divisor"])
     hit_points = attributes["endurance"] + math.ceil(attributes["strength"] / divisor)
@@ -78,7 +84,7 @@ def roll_person(
         weapons.append(_weapon(rules, str(left), "left"))
     armour = roll_on(rules, "duel.armour-worn", rng)
     person: dict[str, Any] = {
-        "name": names.person(nationality),
+        "name": names.person(nationality, gender),
         "nationality": nationality,
         "attributes": attributes,
         "hit_points": hit_points,

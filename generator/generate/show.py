@@ -13,15 +13,21 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, str | int | float | bool) or value is None
 
 
-def units_table(side: dict[str, Any], units: str) -> Table:
+def units_table(side: dict[str, Any], units: str, fields: tuple[str, ...] | None = None) -> Table:
     """Return a table of a side's ships or characters: names, classes and ratings."""
     rows = side.get(units, [])
     table = Table(title=escape(str(side.get("name", ""))), show_lines=False)
     if not rows:
         return table
     columns = [k for k, v in rows[0].items() if _scalar(v) and k not in ("navy",)]
+    if fields is not None:
+        columns = [k for k in fields if k in rows[0]]
     nested = [
-        k for k, v in rows[0].items() if isinstance(v, dict) and all(_scalar(x) for x in v.values())
+        k
+        for k, v in rows[0].items()
+        if isinstance(v, dict)
+        and all(_scalar(x) for x in v.values())
+        and (fields is None or k in fields)
     ]
     sub = {k: list(rows[0][k]) for k in nested}
     short = {"flagship": "flag", "captain": "captain"}
@@ -67,23 +73,30 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _print_side(console: Console, side: dict[str, Any], units: str) -> None:
+def _print_side(
+    console: Console, side: dict[str, Any], units: str, fields: tuple[str, ...] | None
+) -> None:
     if units == "characters":
         for person in side[units]:
             for line in person_lines(person):
                 console.print(escape(line))
         return
-    console.print(units_table(side, units))
+    console.print(units_table(side, units, fields))
+    for unit in side[units]:
+        for officer in unit.get("officers", []):
+            console.print(escape(f"  {unit['name']}: " + person_lines(officer)[0]))
 
 
-def show_force(force: dict[str, Any], units: str) -> None:
+def show_force(force: dict[str, Any], units: str, fields: tuple[str, ...] | None = None) -> None:
     """Print one side's force."""
     console = Console(highlight=False)
-    _print_side(console, force, units)
+    _print_side(console, force, units, fields)
     console.print(f"seed {force.get('seed')}", style="dim")
 
 
-def show_scenario(scenario: dict[str, Any], units: str) -> None:
+def show_scenario(
+    scenario: dict[str, Any], units: str, fields: tuple[str, ...] | None = None
+) -> None:
     """Print a scenario's briefing and each side's units."""
     console = Console(highlight=False)
     console.print(
@@ -100,7 +113,7 @@ def show_scenario(scenario: dict[str, Any], units: str) -> None:
         elif value:
             console.print(f"{key}: {escape(str(value))}")
     for side in scenario["sides"]:
-        _print_side(console, side, units)
+        _print_side(console, side, units, fields)
     for key in ("setup", "victory", "special_rules"):
         lines = scenario.get(key) or []
         if lines:

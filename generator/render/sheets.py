@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -9,14 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import InputError
-from generator.loading import Rules, thaw
+from generator.loading import Rules
 from generator.loading.yamlfile import read_yaml
-from generator.lookup import cell_text
 from generator.resources import resource_dir
 
 PAPERS: dict[str, dict[str, str]] = {
-    "a4": {"name": "a4", "css": "A4", "margin": "10mm 11mm", "row": "7.4mm"},
-    "letter": {"name": "letter", "css": "letter", "margin": "10mm 11mm", "row": "6.6mm"},
+    "a4": {"name": "a4", "css": "A4", "margin": "10mm 11mm"},
+    "letter": {"name": "letter", "css": "letter", "margin": "10mm 11mm"},
 }
 
 _MANIFEST_KEYS = {
@@ -76,32 +76,14 @@ def get_kind(kind: str) -> SheetKind:
     return kinds[kind]
 
 
-def _duel_record(rules: Rules, data: dict[str, Any] | None, paper: str) -> dict[str, Any]:
-    sheet = rules.table("duel.record-sheet")
-    columns = [thaw(c) for c in sheet.cells]
-    actions = rules.table("duel.actions")
-    house = ["weapons (duel.weapons)", "attributes (duel.attributes)", "expertise (duel.expertise)"]
-    return {
-        "person": data,
-        "columns": columns,
-        "rows": int(sheet.params["rows_per_block"]),
-        "guess_words": next(c["choices"] for c in columns if "choices" in c),
-        "sheet_rules": rules.table("duel.sheet-rules").items,
-        "action_lengths": actions.axes[1].labels,
-        "actions": [
-            {"type": label, "cells": [cell_text(c) for c in row]}
-            for label, row in zip(actions.axes[0].labels, actions.cells, strict=True)
-        ],
-        "house_tables": house if data else [],
-        "row_height": PAPERS[paper]["row"]
-        if data is None
-        else f"{float(PAPERS[paper]['row'][:-2]) - 0.6:.1f}mm",
-    }
-
-
-CONTEXTS: dict[str, Callable[[Rules, dict[str, Any] | None, str], dict[str, Any]]] = {
-    "duel-record": _duel_record,
-}
+def _context(
+    kind: str,
+) -> Callable[[Rules, dict[str, Any] | None, str, str | None], dict[str, Any]]:
+    module = importlib.import_module(f"generator.render.kinds.{kind.replace('-', '_')}")
+    builder: Callable[[Rules, dict[str, Any] | None, str, str | None], dict[str, Any]] = (
+        module.context
+    )
+    return builder
 
 
 def render_sheet(
@@ -109,6 +91,7 @@ def render_sheet(
     rules: Rules,
     *,
     data: dict[str, Any] | None = None,
+    ruleset: str | None = None,
     paper: str = "a4",
     mono: bool = False,
     fillable: bool = False,
@@ -118,6 +101,7 @@ def render_sheet(
     Args:
         data: the generated thing the sheet is about (a character, a scenario), or None for
             a blank sheet.
+        ruleset: for kinds that serve several rulesets (quick reference, ship log ...).
         paper: ``a4`` or ``letter``.
         mono: black and white only, for laser printers.
         fillable: write-in boxes become PDF form fields.
@@ -130,7 +114,13 @@ def render_sheet(
         raise InputError(f"--paper {paper}: choose a4 or letter")
     if fillable and not sheet.fillable:
         raise InputError(f"--fillable: the {kind} sheet has no write-in fields")
-    context = CONTEXTS[kind](rules, data, paper)
+    if ruleset is None and data is not None and data.get("ruleset") in sheet.rulesets:
+        ruleset = str(data["ruleset"])
+    if ruleset is None and len(sheet.rulesets) == 1:
+        ruleset = sheet.rulesets[0]
+    if ruleset not in sheet.rulesets:
+        raise InputError(f"--ruleset: the {kind} sheet serves {', '.join(sheet.rulesets)}")
+    context = _context(kind)(rules, data, paper, ruleset)
     name = f" — {data['name']}" if data and "name" in data else ""
     html = render_html(
         sheet.template,
@@ -144,9 +134,40 @@ def render_sheet(
     return html_to_pdf(html, fillable=fillable)
 
 
-def default_path(kind: str, seed: int | None, paper: str, mono: bool, fillable: bool) -> Path:
-    """Return the default output path: output/KIND[-SEED][-letter][-mono][-fillable].pdf."""
+def load_sheet_data(
+    sheet: SheetKind, rules: Rules, ruleset: str | None, from_file: Path | None, seed: int | None
+) -> dict[str, Any] | None:
+    """Return what a sheet is about: read from an edited file, rolled from a seed, or None."""
+    if from_file is not None and seed is not None:
+        raise InputError("give --from or --seed, not both")
+    if sheet.data == "character":
+        from generator.generate.duel import read_character, roll_character
+
+        if from_file is not None:
+            return read_character(from_file, rules)
+        return roll_character(rules, seed) if seed is not None else None
+    if sheet.data == "scenario":
+        from generator.generate.scenario import read_scenario, roll_scenario
+
+        if from_file is not None:
+            return read_scenario(from_file, rules, ruleset)
+        if seed is None:
+            return None
+        if ruleset is None:
+            raise InputError(f"--ruleset: which ruleset's scenario? ({', '.join(sheet.rulesets)})")
+        return roll_scenario(rules, ruleset, seed)
+    if from_file is not None or seed is not None:
+        raise InputError(f"the {sheet.kind} sheet is the same for every game: no --from or --seed")
+    return None
+
+
+def default_path(
+    kind: str, ruleset: str | None, seed: int | None, paper: str, mono: bool, fillable: bool
+) -> Path:
+    """Return the default path: output/KIND[-RULESET][-SEED][-letter][-mono][-fillable].pdf."""
     parts = [kind]
+    if ruleset is not None and not kind.startswith(ruleset):
+        parts.append(ruleset)
     if seed is not None:
         parts.append(str(seed))
     if paper != "a4":

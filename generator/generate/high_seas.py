@@ -1,0 +1,399 @@
+"""High-seas squadrons and ship actions, from the house ship tables and the seed's crew rules.
+
+The seed (000, "Ship Combat") fixes the rules a ship needs: four batteries (two broadsides,
+stern guns, chasers), Hull and Rigging Hit Points, speed and handling for the 2d6 rolls, size
+for grappling and the "Enemy Ship is larger" modifier, one third of a Navy crew trained
+fighters and one fifth of those with pistols, and the officers Captain, First Mate, Chief
+Gunner and Master-at-Arms. It gives no ship statistics: those are house tables in
+data/high-seas.yaml (ship-types, ship-roll, squadron-size, crew-fighters, weather,
+start-range, scenario). Officers are full duellists rolled by `duel.roll_person`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from fractions import Fraction
+from typing import Any
+
+from generator.generate.base import RulesetGenerator, register
+from generator.generate.common import Checker, Names, pick, roll_on
+from generator.generate.duel import check_person, roll_person
+from generator.loading import Rules, thaw
+from generator.loading.yamlfile import KeyPath
+
+SHIP_TYPES = "high-seas.ship-types"
+SHIP_ROLL = "high-seas.ship-roll"
+SQUADRON_SIZE = "high-seas.squadron-size"
+CREW_FIGHTERS = "high-seas.crew-fighters"
+WEATHER = "high-seas.weather"
+START_RANGE = "high-seas.start-range"
+SCENARIO = "high-seas.scenario"
+CREWS = "high-seas.crews"
+RANGE = "high-seas.range"
+DAMAGE = "high-seas.damage"
+CANNON_MODS = "high-seas.cannon-modifiers"
+DUEL_SKILLS = "duel.skills"
+
+# the keys of a ship's batteries, in the order of high-seas.ship-types params batteries
+BATTERIES = ("port", "starboard", "stern", "chasers")
+CAPTAIN, FIRST_MATE, CHIEF_GUNNER = "Captain", "First Mate", "Chief Gunner"
+_FRACTION = re.compile(r"[1-9][0-9]*/[1-9][0-9]*")
+
+
+def share(count: int, fraction: Fraction, rounding: str = "up") -> int:
+    """Return `fraction` of `count` men, rounded ``up`` or ``down``."""
+    exact = count * fraction
+    return math.ceil(exact) if rounding == "up" else math.floor(exact)
+
+
+def firepower(guns: int, per: int = 10) -> int:
+    """Return a battery's firepower: its guns divided by `per` (10), rounded up."""
+    return -(-guns // per)
+
+
+def type_row(rules: Rules, ship_type: str) -> dict[str, Any]:
+    """Return the high-seas.ship-types row of `ship_type` as plain data."""
+    table = rules.table(SHIP_TYPES)
+    return dict(thaw(table.cell(table.axes[0].labels.index(ship_type))))
+
+
+def skill_levels(rules: Rules) -> dict[str, int]:
+    """Return each duel.skills result (Untrained ... Master Superior) with its level."""
+    return {str(c["result"]): int(c["level"]) for c in rules.table(DUEL_SKILLS).cells}
+
+
+def master_superior(rules: Rules) -> str:
+    """Return the highest skill level's name, the one the chief gunner's +2 asks for."""
+    levels = skill_levels(rules)
+    return max(levels, key=lambda name: levels[name])
+
+
+def officer_roles(rules: Rules) -> list[str]:
+    return [str(r) for r in rules.table(SHIP_TYPES).params["officer_roles"]]
+
+
+def _crew_fractions(rules: Rules) -> tuple[Fraction, Fraction, str]:
+    params = rules.table(CREWS).params
+    rounding = str(rules.table(CREW_FIGHTERS).params["rounding"])
+    return (
+        Fraction(str(params["trained_fraction"])),
+        Fraction(str(params["pistol_fraction_of_trained"])),
+        rounding,
+    )
+
+
+def _officer(ship: dict[str, Any], role: str) -> dict[str, Any] | None:
+    for officer in ship.get("officers", []):
+        if isinstance(officer, dict) and officer.get("role") == role:
+            return officer
+    return None
+
+
+@register
+class HighSeasGenerator(RulesetGenerator):
+    ruleset = "high-seas"
+    summary_fields = (
+        "name",
+        "type",
+        "size",
+        "guns",
+        "hull_hp",
+        "rigging_hp",
+        "speed",
+        "handling",
+        "crew",
+        "trained_fighters",
+        "pistols",
+    )
+    strength_measure = (
+        "per ship: 10 x firepower (each battery's guns / 10, rounded up, summed over the four "
+        "batteries) + Hull Hit Points + Rigging Hit Points + trained fighters; summed over "
+        "the side's ships"
+    )
+    house_tables = (
+        SHIP_TYPES,
+        SHIP_ROLL,
+        SQUADRON_SIZE,
+        CREW_FIGHTERS,
+        WEATHER,
+        START_RANGE,
+        SCENARIO,
+        "duel.attributes",
+        "duel.height",
+        "duel.expertise",
+        "duel.fighting-style",
+        DUEL_SKILLS,
+        "duel.weapons",
+        "duel.armour",
+        "duel.loadout",
+        "duel.armour-worn",
+    )
+
+    def side_name(self, names: Names, navy: str) -> str:
+        return f"{names.navy_title(navy).split(' (')[0]} squadron"
+
+    def roll_side(
+        self, rules: Rules, rng: random.Random, names: Names, navy: str
+    ) -> dict[str, Any]:
+        count = int(roll_on(rules, SQUADRON_SIZE, rng).cell["ships"])
+        ships = [self._ship(rules, rng, names, navy) for _ in range(count)]
+        nation = names.navy_title(navy).split(" (")[0]
+        if count == 1:
+            name = f"{nation} {ships[0]['type'].lower()} {ships[0]['name']}"
+        else:
+            name = f"{nation} squadron"
+        return {"name": name, "navy": navy, "ships": ships}
+
+    def _ship(self, rules: Rules, rng: random.Random, names: Names, navy: str) -> dict[str, Any]:
+        ship_type = roll_on(rules, SHIP_ROLL, rng).result
+        row = type_row(rules, ship_type)
+        trained_fraction, pistol_fraction, rounding = _crew_fractions(rules)
+        navy_ship = bool(row["navy"])
+        fighters_roll: int | None = None
+        if navy_ship:
+            fraction = trained_fraction
+        else:
+            rolled = roll_on(rules, CREW_FIGHTERS, rng, int(row["fighters_modifier"]))
+            fighters_roll = rolled.roll
+            fraction = Fraction(str(rolled.cell["fraction"]))
+        crew = int(row["crew"])
+        trained = share(crew, fraction, rounding)
+        name = names.ship(navy if row["names"] == "navy" else str(row["names"]))
+        nationality = names.nationality_for(navy)
+        # naval officers of the period were men
+        officers = [
+            roll_person(rules, rng, names, nationality, role=role, gender="male")
+            for role in officer_roles(rules)
+        ]
+        gunner = next(o for o in officers if o["role"] == CHIEF_GUNNER)
+        return {
+            "name": name,
+            "type": ship_type,
+            "size": int(row["size"]),
+            "navy_ship": navy_ship,
+            "guns": int(row["guns"]),
+            "batteries": {b: int(row[b]) for b in BATTERIES},
+            "hull_hp": int(row["hull_hp"]),
+            "rigging_hp": int(row["rigging_hp"]),
+            "speed": int(row["speed"]),
+            "handling": int(row["handling"]),
+            "crew": crew,
+            "trained_fighters": trained,
+            "pistols": share(trained, pistol_fraction, rounding),
+            "fighters_share": f"{fraction.numerator}/{fraction.denominator}",
+            "fighters_roll": fighters_roll,
+            "swivels": int(row["swivels"]),
+            "chief_gunner_master_superior": gunner["skills"]["Gunnery"] == master_superior(rules),
+            "officers": officers,
+        }
+
+    def strength(self, side: dict[str, Any]) -> float:
+        total = 0
+        for ship in side["ships"]:
+            fire = sum(firepower(int(n)) for n in ship["batteries"].values())
+            total += 10 * fire + ship["hull_hp"] + ship["rigging_hp"] + ship["trained_fighters"]
+        return float(total)
+
+    def roll_setting(
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        weather = roll_on(rules, WEATHER, rng)
+        start = roll_on(rules, START_RANGE, rng)
+        assert rules.names is not None
+        place = pick(rng, list(rules.names.places))
+        scenario = rules.table(SCENARIO)
+        band = start.result
+        meters = self._meters(rules, band)
+        effect = self._weather_effect(rules, weather.cell)
+        first, second = sides[0]["name"], sides[1]["name"]
+        special = [item.text for item in scenario.items if item.label == "Special rule"]
+        if effect:
+            special.append(f"{weather.result}: {effect}")
+        for side in sides:
+            for ship in side["ships"]:
+                line = self._ship_notes(rules, ship)
+                if line:
+                    special.append(f"{ship['name']} ({side['name']}): {line}")
+        return {
+            "title": f"Action off {place}",
+            "wind": {"result": str(weather.cell["wind"])},
+            "weather": {"roll": weather.roll, "result": weather.result, "effect": effect},
+            "map": None,
+            "range": {"roll": start.roll, "band": band, "meters": meters},
+            "setup": [
+                f"{first} and {second} start at {band} range ({meters} m, the standard column "
+                "of high-seas.range).",
+                *(item.text for item in scenario.items if item.label == "Set-up"),
+            ],
+            "victory": [item.text for item in scenario.items if item.label == "Victory"],
+            "special_rules": special,
+        }
+
+    @staticmethod
+    def _meters(rules: Rules, band: str) -> str:
+        table = rules.table(RANGE)
+        return str(table.cell(table.axes[0].labels.index(band), 0))
+
+    @staticmethod
+    def _weather_effect(rules: Rules, cell: dict[str, Any]) -> str:
+        parts = []
+        if cell.get("modifier"):
+            mod = rules.table(CANNON_MODS).modifier(str(cell["modifier"]))
+            value = mod.value if isinstance(mod.value, str) else f"{mod.value:+d}"
+            parts.append(f"{mod.label}: {value} to hit with cannon (high-seas.cannon-modifiers).")
+        if cell.get("rules"):
+            parts.append(str(cell["rules"]))
+        return " ".join(parts)
+
+    @staticmethod
+    def _ship_notes(rules: Rules, ship: dict[str, Any]) -> str:
+        mods = rules.table(CANNON_MODS)
+        notes = []
+        if ship["navy_ship"]:
+            navy = mods.modifier("navy-warship")
+            notes.append(f"{navy.label}, {navy.value:+d} to hit.")
+        gunner = _officer(ship, CHIEF_GUNNER)
+        if ship["chief_gunner_master_superior"] and gunner:
+            master = mods.modifier("master-gunner")
+            notes.append(
+                f"Chief Gunner {gunner['name']} is {master_superior(rules)} in Gunnery, "
+                f"{master.value:+d} to hit."
+            )
+        levels = skill_levels(rules)
+        for role in (CAPTAIN, FIRST_MATE):
+            officer = _officer(ship, role)
+            skill = str(officer["skills"]["Strategy"]) if officer else ""
+            if officer and levels.get(skill, 0) > 0:
+                notes.append(
+                    f"{role} {officer['name']} rolls for Brilliant Maneuver (Strategy {skill})."
+                )
+                break
+        return " ".join(notes)
+
+    # ------------------------------------------------------------------ checking
+
+    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
+        data = checker.mapping(side, path)
+        if data is None:
+            return
+        checker.text(data, "name", path)
+        if rules.names is not None:
+            checker.choice(data, "navy", path, sorted(rules.names.navies))
+        ships = checker.items(checker.require(data, "ships", path), (*path, "ships"), minimum=1)
+        for i, ship in enumerate(ships):
+            self._check_ship(checker, rules, ship, (*path, "ships", i))
+
+    def _check_ship(self, checker: Checker, rules: Rules, ship: Any, where: KeyPath) -> None:
+        entry = checker.mapping(ship, where)
+        if entry is None:
+            return
+        checker.text(entry, "name", where, max_length=60)
+        checker.choice(entry, "type", where, list(rules.table(SHIP_TYPES).axes[0].labels))
+        sizes = [int(s) for s in rules.table(SHIP_TYPES).params["size_classes"]]
+        checker.integer(entry, "size", where, min(sizes), max(sizes))
+        checker.boolean(entry, "navy_ship", where)
+        guns = checker.integer(entry, "guns", where, 0, 300)
+        batteries = checker.mapping(
+            checker.require(entry, "batteries", where), (*where, "batteries")
+        )
+        if batteries is not None:
+            counts = [
+                checker.integer(batteries, b, (*where, "batteries"), 0, 300) for b in BATTERIES
+            ]
+            if guns is not None and all(n is not None for n in counts):
+                total = sum(n for n in counts if n is not None)
+                if total != guns:
+                    checker.fail(
+                        (*where, "batteries"),
+                        f"the four batteries hold {total} guns but guns is {guns}",
+                    )
+        for key in ("hull_hp", "rigging_hp"):
+            checker.integer(entry, key, where, 0, 10_000)
+        for key in ("speed", "handling"):
+            checker.integer(entry, key, where, -10, 40)
+        crew = checker.integer(entry, "crew", where, 0, 5000)
+        trained = checker.integer(entry, "trained_fighters", where, 0, crew)
+        checker.integer(entry, "pistols", where, 0, trained)
+        fraction = checker.text(entry, "fighters_share", where, max_length=10)
+        if fraction is not None and not _FRACTION.fullmatch(fraction):
+            checker.fail(
+                (*where, "fighters_share"), f"expected a fraction like 1/3, found {fraction!r}"
+            )
+        if entry.get("fighters_roll") is not None:
+            checker.integer(entry, "fighters_roll", where, -20, 40)
+        else:
+            checker.require(entry, "fighters_roll", where)
+        checker.integer(entry, "swivels", where, 0, 200)
+        flag = checker.boolean(entry, "chief_gunner_master_superior", where)
+        self._check_officers(checker, rules, entry, where, flag)
+
+    def _check_officers(
+        self,
+        checker: Checker,
+        rules: Rules,
+        ship: dict[str, Any],
+        where: KeyPath,
+        flag: bool | None,
+    ) -> None:
+        roles = officer_roles(rules)
+        officers = checker.items(
+            checker.require(ship, "officers", where), (*where, "officers"), minimum=len(roles)
+        )
+        skills = [str(s) for s in rules.table(DUEL_SKILLS).params["skills"]]
+        levels = list(skill_levels(rules))
+        found: list[str] = []
+        for j, officer in enumerate(officers):
+            at = (*where, "officers", j)
+            check_person(checker, rules, officer, at)
+            if not isinstance(officer, dict):
+                continue
+            role = checker.choice(officer, "role", at, roles)
+            if role is not None:
+                found.append(role)
+            table = checker.mapping(checker.require(officer, "skills", at), (*at, "skills"))
+            if table is not None:
+                for skill in skills:
+                    checker.choice(table, skill, (*at, "skills"), levels)
+        if officers and sorted(found) != sorted(roles):
+            checker.fail(
+                (*where, "officers"),
+                f"a ship has one each of {', '.join(roles)}; found {', '.join(found) or 'none'}",
+            )
+        gunner = _officer(ship, CHIEF_GUNNER)
+        gunnery = (gunner or {}).get("skills", {})
+        if flag is not None and isinstance(gunnery, dict) and "Gunnery" in gunnery:
+            best = master_superior(rules)
+            if flag != (gunnery["Gunnery"] == best):
+                checker.fail(
+                    (*where, "chief_gunner_master_superior"),
+                    f"is {str(flag).lower()} but the Chief Gunner's Gunnery is "
+                    f"{gunnery['Gunnery']} (true only for {best})",
+                )
+
+    def check_setting(self, checker: Checker, rules: Rules, scenario: dict[str, Any]) -> None:
+        wind = checker.mapping(checker.require(scenario, "wind", ()), ("wind",))
+        if wind is not None:
+            checker.text(wind, "result", ("wind",))
+        weather = checker.mapping(checker.require(scenario, "weather", ()), ("weather",))
+        if weather is not None:
+            results = [str(c["result"]) for c in rules.table(WEATHER).cells]
+            checker.integer(weather, "roll", ("weather",))
+            checker.choice(weather, "result", ("weather",), results)
+            effect = checker.require(weather, "effect", ("weather",))
+            if effect is not None and not isinstance(effect, str):
+                checker.fail(("weather", "effect"), f"expected text, found {effect!r}")
+        if scenario.get("map", "missing") is not None:
+            checker.fail(("map",), "high seas uses range bands: map must be null")
+        found = checker.mapping(checker.require(scenario, "range", ()), ("range",))
+        if found is not None:
+            bands = [str(b) for b in rules.table(RANGE).params["standard_bands"]]
+            checker.integer(found, "roll", ("range",))
+            checker.choice(found, "band", ("range",), bands)
+            checker.text(found, "meters", ("range",), max_length=20)
+        for key in ("setup", "victory", "special_rules"):
+            lines = checker.items(checker.require(scenario, key, ()), (key,))
+            for i, line in enumerate(lines):
+                if not isinstance(line, str) or not line.strip():
+                    checker.fail((key, i), f"expected text, found {line!r}")

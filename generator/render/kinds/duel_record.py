@@ -1,0 +1,36 @@
+"""The duel record sheet of the seed (duel.record-sheet, duel.sheet-rules, duel.actions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.loading import Rules, thaw
+from generator.lookup import cell_text
+from generator.render.sheets import PAPERS
+
+# rows are taller on a blank sheet, which has no character header above them
+ROW_MM = {"a4": (7.4, 6.8), "letter": (6.6, 6.0)}
+
+
+def context(
+    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
+) -> dict[str, Any]:
+    sheet = rules.table("duel.record-sheet")
+    columns = [thaw(c) for c in sheet.cells]
+    actions = rules.table("duel.actions")
+    blank, filled = ROW_MM[PAPERS[paper]["name"]]
+    house = ["weapons (duel.weapons)", "attributes (duel.attributes)", "expertise (duel.expertise)"]
+    return {
+        "person": data,
+        "columns": columns,
+        "rows": int(sheet.params["rows_per_block"]),
+        "guess_words": next(c["choices"] for c in columns if "choices" in c),
+        "sheet_rules": rules.table("duel.sheet-rules").items,
+        "action_lengths": actions.axes[1].labels,
+        "actions": [
+            {"type": label, "cells": [cell_text(c) for c in row]}
+            for label, row in zip(actions.axes[0].labels, actions.cells, strict=True)
+        ],
+        "house_tables": house if data else [],
+        "row_height": f"{blank if data is None else filled}mm",
+    }
