@@ -58,6 +58,9 @@ class Names:
     rules: Rules
     rng: random.Random
     used: set[str] = field(default_factory=set)
+    # which side of the scenario is being rolled (0 first); a generator whose sides differ
+    # (convoy: the convoy, then the raiders) reads it
+    side: int = 0
 
     def _unique(self, options: list[str], make: Callable[[str], str] = lambda s: s) -> str:
         free = [n for n in options if make(n) not in self.used]

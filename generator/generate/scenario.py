@@ -35,7 +35,8 @@ def _two_navies(names: Names, rng: random.Random) -> list[str]:
 def _build(rules: Rules, gen: RulesetGenerator, seed: int, rng: random.Random) -> dict[str, Any]:
     names = Names(rules, rng)
     sides = []
-    for navy in _two_navies(names, rng):
+    for index, navy in enumerate(_two_navies(names, rng)):
+        names.side = index
         side = gen.roll_side(rules, rng, names, navy)
         side.setdefault("name", gen.side_name(names, navy))
         side.setdefault("navy", navy)

@@ -1,0 +1,407 @@
+"""Convoy scenarios: a convoy with its escort against raiding warships, on a hex map.
+
+Side 0 is the convoy (merchants and escorting warships), side 1 the raiders (warships
+only); `names.side` says which is being rolled (``quartermaster fleet convoy`` rolls the
+convoy). Markers come from
+the house table ``convoy.ship-markers``; sizes, conditions and numbers from the other
+house tables. The map is flat-topped hexes (odd-q) with fog banks and shallows, the
+merchants' exit edge, and a start hex for every ship.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from generator.errors import InputError
+from generator.generate.base import RulesetGenerator, register
+from generator.generate.common import Checker, Names, pick, roll_on
+from generator.loading import Rules
+from generator.loading.yamlfile import KeyPath
+
+ROLES = ("convoy", "raiders")
+KINDS = ("warship", "merchant")
+MARKERS = ("crew", "guns", "sail")
+MAX_MARKERS = 10
+EDGES = ("east", "west", "north", "south")
+OPPOSITE = {"east": "west", "west": "east", "north": "south", "south": "north"}
+LEGEND = {".": "sea", "~": "fog", ":": "shallows"}
+# flat-topped hexes, odd columns half a hex lower: the six neighbours by column parity
+_NEIGHBOURS = (
+    ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)),
+    ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)),
+)
+CONDITION_WEIGHT = {"battle hardened": 1, "scurvy": -1}
+
+Hex = tuple[int, int]
+
+
+def _either(values: list[Any]) -> str:
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _results(rules: Rules, table_id: str) -> list[str]:
+    return [str(cell["result"]) for cell in rules.table(table_id).cells]
+
+
+def sizes(rules: Rules) -> list[str]:
+    """Return the ship sizes as ships carry them: small, medium, large."""
+    return [label.lower() for label in rules.table("convoy.ship-markers").axes[1].labels]
+
+
+def conditions(rules: Rules) -> list[str]:
+    """Return the crew conditions as ships carry them: scurvy, normal, battle hardened."""
+    return [result.lower() for result in _results(rules, "convoy.crew-condition")]
+
+
+def markers(rules: Rules, kind: str, size: str) -> dict[str, int]:
+    """Return the starting crew, guns and sail markers of a `kind` ship of `size`."""
+    table = rules.table("convoy.ship-markers")
+    kinds = [label.lower() for label in table.axes[0].labels]
+    cell = table.cell(kinds.index(kind), sizes(rules).index(size))
+    return {key: int(cell[key]) for key in MARKERS}
+
+
+def neighbours(col: int, row: int) -> list[Hex]:
+    """Return the six hexes around (col, row) on an odd-q map, off-map ones included."""
+    return [(col + dc, row + dr) for dc, dr in _NEIGHBOURS[col % 2]]
+
+
+def start_areas(
+    width: int, height: int, depth: int, exit_edge: str, flank: str
+) -> tuple[list[Hex], list[Hex]]:
+    """Return the convoy's and the raiders' starting hexes (sorted lists).
+
+    The convoy starts within `depth` hexes of the edge opposite `exit_edge`; the raiders
+    within `depth` hexes of the `flank` edge, in the half of it nearer the exit.
+    """
+    every = [(c, r) for r in range(height) for c in range(width)]
+
+    def near(edge: str, hex_: Hex) -> bool:
+        c, r = hex_
+        return {
+            "west": c < depth,
+            "east": c >= width - depth,
+            "north": r < depth,
+            "south": r >= height - depth,
+        }[edge]
+
+    def exit_half(hex_: Hex) -> bool:
+        c, r = hex_
+        return {
+            "east": c >= width - width // 2,
+            "west": c < width // 2,
+            "north": r < height // 2,
+            "south": r >= height - height // 2,
+        }[exit_edge]
+
+    convoy = [h for h in every if near(OPPOSITE[exit_edge], h)]
+    raiders = [h for h in every if near(flank, h) and exit_half(h) and h not in convoy]
+    return sorted(convoy), sorted(raiders)
+
+
+@register
+class ConvoyGenerator(RulesetGenerator):
+    ruleset = "convoy"
+    strength_measure = (
+        "sum over the ships of crew, gun and sail markers, +1 for a battle hardened and -1 "
+        "for a scurvy crew; a merchant counts half"
+    )
+    house_tables = (
+        "convoy.convoy-composition",
+        "convoy.crew-condition",
+        "convoy.merchant-size",
+        "convoy.raider-composition",
+        "convoy.scenario",
+        "convoy.ship-markers",
+        "convoy.warship-size",
+        "convoy.weather",
+        "convoy.wind",
+    )
+
+    def roll_side(
+        self, rules: Rules, rng: random.Random, names: Names, navy: str
+    ) -> dict[str, Any]:
+        # the convoy is always rolled first, while no name is taken yet (see module doc)
+        role = "convoy" if names.side == 0 else "raiders"
+        ships: list[dict[str, Any]] = []
+        if role == "convoy":
+            composition = roll_on(rules, "convoy.convoy-composition", rng)
+            escorts, merchants = (
+                int(composition.cell["escorts"]),
+                int(composition.cell["merchants"]),
+            )
+        else:
+            composition = roll_on(rules, "convoy.raider-composition", rng)
+            escorts, merchants = int(composition.cell["warships"]), 0
+        for _ in range(escorts):
+            ships.append(self._ship(rules, rng, names.ship(navy), "warship"))
+        for _ in range(merchants):
+            ships.append(self._ship(rules, rng, names.ship(navy), "merchant"))
+        title = names.navy_title(navy)
+        return {
+            "name": f"{title} convoy" if role == "convoy" else f"{title} raiders",
+            "navy": navy,
+            "role": role,
+            "composition": composition.to_json(),
+            "ships": ships,
+        }
+
+    def _ship(self, rules: Rules, rng: random.Random, name: str, kind: str) -> dict[str, Any]:
+        size = roll_on(rules, f"convoy.{kind}-size", rng).result.lower()
+        condition = roll_on(rules, "convoy.crew-condition", rng).result.lower()
+        return {
+            "name": name,
+            "kind": kind,
+            "size": size,
+            **markers(rules, kind, size),
+            "condition": condition,
+        }
+
+    def strength(self, side: dict[str, Any]) -> float:
+        total = 0.0
+        for ship in side["ships"]:
+            value = sum(int(ship[key]) for key in MARKERS)
+            value += CONDITION_WEIGHT.get(ship["condition"], 0)
+            total += value / 2 if ship["kind"] == "merchant" else value
+        return total
+
+    def roll_setting(
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        scenario = rules.table("convoy.scenario")
+        params = scenario.params
+        wind = roll_on(rules, "convoy.wind", rng)
+        weather = roll_on(rules, "convoy.weather", rng)
+        grid, flank = self._map(rng, params, sides, int(weather.cell.get("extra_fog", 0)))
+        loop = int(pick(rng, list(params["clock_loop_spaces"])))
+        clock = rules.table("convoy.battle-clock")
+        assert rules.names is not None
+        place = pick(rng, list(rules.names.places))
+        convoy, raiders = sides[0], sides[1]
+        merchant_count = sum(ship["kind"] == "merchant" for ship in convoy["ships"])
+        escort_count = len(convoy["ships"]) - merchant_count
+        exit_edge, depth = grid["exit_edge"], int(params["start_depth"])
+        game_end = [item.text for item in clock.items if item.text.startswith("Game ends")]
+        special = [item.text for item in scenario.items if item.label == "Special rule"]
+        if weather.cell.get("extra_fog"):
+            special.append(f"{weather.result}: {weather.cell['effect_text']}")
+        return {
+            "title": f"Convoy off {place}",
+            "wind": {
+                "roll": wind.roll,
+                "direction": wind.result,
+                "from_bearing": wind.cell.get("from_bearing"),
+            },
+            "weather": {
+                "roll": weather.roll,
+                "result": weather.result,
+                "effect": weather.cell.get("effect_text", ""),
+            },
+            "map": grid,
+            "battle_clock": {"loop": loop, "moves": list(clock.params["clock_moves"])},
+            "setup": [
+                f"{convoy['name']} ({merchant_count} merchants, {escort_count} "
+                f"{'escort' if escort_count == 1 else 'escorts'}) starts within {depth} hexes "
+                f"of the {OPPOSITE[exit_edge]} edge; its merchants escape by the "
+                f"{exit_edge} edge.",
+                f"{raiders['name']} start within {depth} hexes of the {flank} edge, in its "
+                f"{exit_edge}ern half.",
+                *(item.text for item in scenario.items if item.label == "Set-up"),
+                f"The battle clock is a loop of {loop} spaces; each turn it moves "
+                f"{_either(list(clock.params['clock_moves']))} spaces "
+                "(convoy.battle-clock).",
+                f"The wind blows from the {wind.result.lower()}.",
+            ],
+            "victory": [
+                *game_end,
+                *(item.text for item in scenario.items if item.label == "Victory"),
+                f"The raiders need {-(-merchant_count // 2)} of the {merchant_count} merchants.",
+            ],
+            "special_rules": special,
+        }
+
+    def _map(
+        self, rng: random.Random, params: Any, sides: list[dict[str, Any]], extra_fog: int
+    ) -> tuple[dict[str, Any], str]:
+        width, height = int(params["map_width"]), int(params["map_height"])
+        depth = int(params["start_depth"])
+        exit_edge = str(pick(rng, list(params["exit_edges"])))
+        flanks = ["north", "south"] if exit_edge in ("east", "west") else ["west", "east"]
+        flank = str(pick(rng, flanks))
+        convoy_area, raider_area = start_areas(width, height, depth, exit_edge, flank)
+        kept_clear = set(convoy_area) | set(raider_area)
+        free = [(c, r) for r in range(height) for c in range(width) if (c, r) not in kept_clear]
+        cells = [["." for _ in range(width)] for _ in range(height)]
+        for char, count_key, size_key, extra in (
+            (":", "shallows_patches", "shallows_size", 0),
+            ("~", "fog_patches", "fog_size", extra_fog),
+        ):
+            low, high = params[count_key]
+            size_low, size_high = params[size_key]
+            for _ in range(rng.randint(int(low), int(high)) + extra):
+                col, row = pick(rng, free)
+                for _ in range(rng.randint(int(size_low), int(size_high))):
+                    if cells[row][col] == ".":
+                        cells[row][col] = char
+                    step = pick(rng, neighbours(col, row))
+                    if step in kept_clear or not (0 <= step[0] < width and 0 <= step[1] < height):
+                        continue
+                    col, row = step
+        start: dict[str, list[list[int]]] = {}
+        for index, area in enumerate((convoy_area, raider_area)):
+            needed = len(sides[index]["ships"])
+            if needed > len(area):
+                raise InputError(
+                    f"convoy.scenario: {needed} ships do not fit in {len(area)} start hexes; "
+                    "make the map or start_depth larger"
+                )
+            start[str(index)] = [[c, r] for c, r in rng.sample(area, needed)]
+        grid = {
+            "kind": "hex",
+            "orientation": "flat",
+            "layout": "odd-q",
+            "width": width,
+            "height": height,
+            "rows": ["".join(row) for row in cells],
+            "legend": dict(LEGEND),
+            "exit_edge": exit_edge,
+            "start": start,
+        }
+        return grid, flank
+
+    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
+        data = checker.mapping(side, path)
+        if data is None:
+            return
+        checker.text(data, "name", path)
+        role = checker.choice(data, "role", path, list(ROLES))
+        composition = checker.mapping(
+            checker.require(data, "composition", path), (*path, "composition")
+        )
+        if composition is not None:
+            checker.integer(composition, "roll", (*path, "composition"), 1, 6)
+            if role is not None:
+                table = (
+                    "convoy.convoy-composition" if role == "convoy" else "convoy.raider-composition"
+                )
+                checker.choice(
+                    composition, "result", (*path, "composition"), _results(rules, table)
+                )
+        ships = checker.items(checker.require(data, "ships", path), (*path, "ships"), minimum=1)
+        merchants = 0
+        for i, ship in enumerate(ships):
+            where = (*path, "ships", i)
+            entry = checker.mapping(ship, where)
+            if entry is None:
+                continue
+            checker.text(entry, "name", where, max_length=60)
+            kind = checker.choice(entry, "kind", where, list(KINDS))
+            checker.choice(entry, "size", where, sizes(rules))
+            for key in MARKERS:
+                checker.integer(entry, key, where, 0, MAX_MARKERS)
+            checker.choice(entry, "condition", where, conditions(rules))
+            if kind == "merchant":
+                merchants += 1
+                if role == "raiders":
+                    checker.fail((*where, "kind"), "merchants sail only on the convoy side")
+        if role == "convoy" and ships and not merchants:
+            checker.fail((*path, "ships"), "a convoy needs at least one merchant")
+
+    def check_setting(self, checker: Checker, rules: Rules, scenario: dict[str, Any]) -> None:
+        sides = scenario.get("sides")
+        if isinstance(sides, list):
+            if len(sides) != 2:
+                checker.fail(("sides",), f"a convoy scenario has 2 sides, found {len(sides)}")
+            for i, role in enumerate(ROLES[: len(sides)]):
+                if isinstance(sides[i], dict) and sides[i].get("role") not in (None, role):
+                    checker.fail(("sides", i, "role"), f"side {i} must be the {role}")
+        wind = checker.mapping(checker.require(scenario, "wind", ()), ("wind",))
+        if wind is not None:
+            checker.integer(wind, "roll", ("wind",), 1, 6)
+            checker.choice(wind, "direction", ("wind",), _results(rules, "convoy.wind"))
+            checker.integer(wind, "from_bearing", ("wind",), 0, 359)
+        weather = checker.mapping(checker.require(scenario, "weather", ()), ("weather",))
+        if weather is not None:
+            checker.integer(weather, "roll", ("weather",), 1, 6)
+            checker.choice(weather, "result", ("weather",), _results(rules, "convoy.weather"))
+            checker.text(weather, "effect", ("weather",))
+        clock = checker.mapping(checker.require(scenario, "battle_clock", ()), ("battle_clock",))
+        if clock is not None:
+            checker.integer(clock, "loop", ("battle_clock",), 1, 500)
+            moves = checker.items(
+                checker.require(clock, "moves", ("battle_clock",)), ("battle_clock", "moves"), 1
+            )
+            for i, move in enumerate(moves):
+                if not isinstance(move, int) or isinstance(move, bool) or not 1 <= move <= 20:
+                    checker.fail(("battle_clock", "moves", i), f"expected 1..20, found {move!r}")
+        for key in ("setup", "victory", "special_rules"):
+            lines = checker.items(checker.require(scenario, key, ()), (key,))
+            for i, line in enumerate(lines):
+                if not isinstance(line, str) or not line.strip():
+                    checker.fail((key, i), f"expected text, found {line!r}")
+        self._check_map(checker, scenario, sides if isinstance(sides, list) else [])
+
+    def _check_map(self, checker: Checker, scenario: dict[str, Any], sides: list[Any]) -> None:
+        where: KeyPath = ("map",)
+        grid = checker.mapping(checker.require(scenario, "map", ()), where)
+        if grid is None:
+            return
+        checker.choice(grid, "kind", where, ["hex"])
+        checker.choice(grid, "orientation", where, ["flat"])
+        checker.choice(grid, "layout", where, ["odd-q"])
+        checker.choice(grid, "exit_edge", where, list(EDGES))
+        width = checker.integer(grid, "width", where, 4, 200)
+        height = checker.integer(grid, "height", where, 4, 200)
+        if grid.get("legend") != LEGEND:
+            checker.fail((*where, "legend"), f"the legend must be {LEGEND}")
+        rows = checker.items(checker.require(grid, "rows", where), (*where, "rows"))
+        if height is not None and rows and len(rows) != height:
+            checker.fail((*where, "rows"), f"expected {height} rows (height), found {len(rows)}")
+        for i, row in enumerate(rows):
+            if not isinstance(row, str):
+                checker.fail((*where, "rows", i), f"expected a row of text, found {row!r}")
+                continue
+            if width is not None and len(row) != width:
+                checker.fail(
+                    (*where, "rows", i), f"expected {width} hexes (width), found {len(row)}"
+                )
+            stray = sorted(set(row) - set(LEGEND))
+            if stray:
+                checker.fail((*where, "rows", i), f"unknown hex {stray[0]!r} (legend: . ~ :)")
+        start = checker.mapping(checker.require(grid, "start", where), (*where, "start"))
+        if start is None:
+            return
+        if sorted(start) != ["0", "1"]:
+            checker.fail((*where, "start"), "start needs the keys '0' (convoy) and '1' (raiders)")
+        taken: set[tuple[int, int]] = set()
+        for key in ("0", "1"):
+            if key not in start:
+                continue
+            at: KeyPath = (*where, "start", key)
+            hexes = checker.items(start[key], at)
+            side = sides[int(key)] if int(key) < len(sides) else None
+            ships = side.get("ships") if isinstance(side, dict) else None
+            if isinstance(ships, list) and len(hexes) != len(ships):
+                checker.fail(
+                    at, f"expected a start hex for each of {len(ships)} ships, found {len(hexes)}"
+                )
+            for j, pair in enumerate(hexes):
+                if (
+                    not isinstance(pair, list)
+                    or len(pair) != 2
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+                ):
+                    checker.fail((*at, j), f"expected [column, row], found {pair!r}")
+                    continue
+                col, row = pair
+                if width is None or height is None or not (0 <= col < width and 0 <= row < height):
+                    checker.fail((*at, j), f"hex {pair} is off the map")
+                    continue
+                line = rows[row] if row < len(rows) and isinstance(rows[row], str) else ""
+                if col < len(line) and line[col] != ".":
+                    checker.fail((*at, j), f"hex {pair} is {LEGEND.get(line[col], '?')}, not sea")
+                if (col, row) in taken:
+                    checker.fail((*at, j), f"hex {pair} holds two ships")
+                taken.add((col, row))

@@ -1,0 +1,251 @@
+"""Impulse squadrons and scenarios: ships from the house class table, on a square grid.
+
+The seed gives hull types (Fast, Average, Slow), crew quality as a die roll modifier, the
+Handy and Unfit morale states and carronades, but no ship statistics; those come from the
+house tables ``impulse.ship-classes``, ``squadron-size``, ``squadron-composition``,
+``crew-quality``, ``morale`` and ``crew-status``. The seed plays on squares ("only if both
+ships are in same square"), so the map is a grid like tactical's.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from generator.generate.base import RulesetGenerator, register
+from generator.generate.common import Checker, Names, pick, roll_on
+from generator.loading import Rules
+from generator.loading.yamlfile import KeyPath
+
+# the statistics a class row gives a ship, copied as they are
+CLASS_FIELDS = ("hull_type", "guns", "carronades", "hull", "rigging", "crew")
+# upper bounds for edited files: generous, but catch a slipped digit
+LIMITS = {"guns": 60, "carronades": 40, "hull": 150, "rigging": 150, "crew": 150}
+MORALE_WEIGHT = {"Handy": 2, "Unfit": -2, "Broken": -4}
+QUALITY_WEIGHT = 2
+LEGEND = {".": "sea", "#": "land"}
+
+
+def class_row(rules: Rules, ship_class: str) -> dict[str, Any]:
+    """Return the ``impulse.ship-classes`` row of `ship_class` as a plain dict."""
+    table = rules.table("impulse.ship-classes")
+    return dict(table.cell(table.axes[0].labels.index(ship_class)))
+
+
+def _results(rules: Rules, table_id: str) -> list[str]:
+    return [str(cell["result"]) for cell in rules.table(table_id).cells]
+
+
+@register
+class ImpulseGenerator(RulesetGenerator):
+    ruleset = "impulse"
+    strength_measure = (
+        "sum over the ships of guns + carronades + hull, rigging and crew boxes, plus 2 per "
+        "point of crew quality, +2 for a Handy and -2 for an Unfit crew"
+    )
+    house_tables = (
+        "impulse.crew-quality",
+        "impulse.crew-status",
+        "impulse.morale",
+        "impulse.scenario",
+        "impulse.ship-classes",
+        "impulse.squadron-composition",
+        "impulse.squadron-size",
+        "impulse.weather",
+        "impulse.wind",
+    )
+
+    def roll_side(
+        self, rules: Rules, rng: random.Random, names: Names, navy: str
+    ) -> dict[str, Any]:
+        size = roll_on(rules, "impulse.squadron-size", rng)
+        nationality = names.nationality_for(navy)
+        ships = []
+        for _ in range(int(size.cell["ships"])):
+            ship_class = roll_on(rules, "impulse.squadron-composition", rng).result
+            quality = roll_on(rules, "impulse.crew-quality", rng)
+            modifier = int(quality.cell["quality"])
+            morale = roll_on(rules, "impulse.morale", rng, modifier)
+            row = class_row(rules, ship_class)
+            ships.append(
+                {
+                    "name": names.ship(navy),
+                    "class": ship_class,
+                    **{key: row[key] for key in CLASS_FIELDS},
+                    "crew_quality": modifier,
+                    "morale": morale.result,
+                    "captain": names.person(nationality, "male"),
+                }
+            )
+        return {
+            "name": self.side_name(names, navy),
+            "navy": navy,
+            "squadron": size.to_json(),
+            "ships": ships,
+        }
+
+    def strength(self, side: dict[str, Any]) -> float:
+        total = 0
+        for ship in side["ships"]:
+            total += sum(
+                int(ship[key]) for key in ("guns", "carronades", "hull", "rigging", "crew")
+            )
+            total += QUALITY_WEIGHT * int(ship["crew_quality"])
+            total += MORALE_WEIGHT.get(ship["morale"], 0)
+        return float(total)
+
+    def roll_setting(
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        scenario = rules.table("impulse.scenario")
+        params = scenario.params
+        wind = roll_on(rules, "impulse.wind", rng)
+        weather = roll_on(rules, "impulse.weather", rng)
+        grid = self._map(rng, params)
+        assert rules.names is not None
+        place = pick(rng, list(rules.names.places))
+        first, second = sides[0]["name"], sides[1]["name"]
+        special = [item.text for item in scenario.items if item.label == "Special rule"]
+        if any(ship["carronades"] for side in sides for ship in side["ships"]):
+            special.append(
+                "Carronade values are doubled at a range of three or fewer movement points "
+                "(impulse.combat-process)."
+            )
+        statuses = {
+            str(cell["result"]): str(cell["effect_text"])
+            for cell in rules.table("impulse.crew-status").cells
+        }
+        for side in sides:
+            for ship in side["ships"]:
+                if ship["morale"] in ("Handy", "Unfit"):
+                    special.append(
+                        f"{ship['name']} ({side['name']}) starts {ship['morale']}: "
+                        f"{statuses[ship['morale']]}"
+                    )
+        return {
+            "title": f"Action off {place}",
+            "wind": {
+                "roll": wind.roll,
+                "direction": wind.result,
+                "from_bearing": wind.cell.get("from_bearing"),
+            },
+            "weather": {
+                "roll": weather.roll,
+                "result": weather.result,
+                "effect": weather.cell.get("effect_text", ""),
+            },
+            "map": grid,
+            "setup": [
+                f"{first} starts in the {params['start_columns']} westernmost columns, "
+                f"{second} in the {params['start_columns']} easternmost.",
+                *(item.text for item in scenario.items if item.label == "Set-up"),
+                f"The wind blows from the {wind.result.lower()} all game: firing to leeward is "
+                "-1, to windward +1 on the Damage Effects roll (impulse.damage-modifiers).",
+            ],
+            "victory": [item.text for item in scenario.items if item.label == "Victory"],
+            "special_rules": special,
+        }
+
+    def _map(self, rng: random.Random, params: Any) -> dict[str, Any]:
+        width, height = int(params["map_width"]), int(params["map_height"])
+        start = int(params["start_columns"])
+        cells = [["." for _ in range(width)] for _ in range(height)]
+        low, high = params["islands"]
+        size_low, size_high = params["island_size"]
+        for _ in range(rng.randint(int(low), int(high))):
+            x, y = rng.randrange(start + 2, width - start - 2), rng.randrange(height)
+            for _ in range(rng.randint(int(size_low), int(size_high))):
+                cells[y][x] = "#"
+                dx, dy = pick(rng, [(1, 0), (-1, 0), (0, 1), (0, -1)])
+                x = min(max(x + dx, start + 1), width - start - 2)
+                y = min(max(y + dy, 0), height - 1)
+        return {
+            "kind": "grid",
+            "width": width,
+            "height": height,
+            "rows": ["".join(row) for row in cells],
+            "legend": dict(LEGEND),
+            "start_columns": start,
+        }
+
+    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
+        data = checker.mapping(side, path)
+        if data is None:
+            return
+        checker.text(data, "name", path)
+        squadron = checker.mapping(checker.require(data, "squadron", path), (*path, "squadron"))
+        if squadron is not None:
+            checker.integer(squadron, "roll", (*path, "squadron"), 1, 6)
+            checker.choice(
+                squadron, "result", (*path, "squadron"), _results(rules, "impulse.squadron-size")
+            )
+        classes = list(rules.table("impulse.ship-classes").axes[0].labels)
+        hull_types = list(rules.table("impulse.hull-type-bonus").axes[0].labels)
+        qualities = [int(c["quality"]) for c in rules.table("impulse.crew-quality").cells]
+        statuses = list(rules.table("impulse.crew-status").axes[0].labels)
+        ships = checker.items(checker.require(data, "ships", path), (*path, "ships"), minimum=1)
+        for i, ship in enumerate(ships):
+            where = (*path, "ships", i)
+            entry = checker.mapping(ship, where)
+            if entry is None:
+                continue
+            checker.text(entry, "name", where, max_length=60)
+            checker.choice(entry, "class", where, classes)
+            checker.choice(entry, "hull_type", where, hull_types)
+            for key, high in LIMITS.items():
+                checker.integer(entry, key, where, 0 if key == "carronades" else 1, high)
+            checker.integer(entry, "crew_quality", where, min(qualities), max(qualities))
+            checker.choice(entry, "morale", where, statuses)
+            checker.text(entry, "captain", where, max_length=60)
+
+    def check_setting(self, checker: Checker, rules: Rules, scenario: dict[str, Any]) -> None:
+        wind = checker.mapping(checker.require(scenario, "wind", ()), ("wind",))
+        if wind is not None:
+            checker.integer(wind, "roll", ("wind",), 1, 8)
+            checker.choice(wind, "direction", ("wind",), _results(rules, "impulse.wind"))
+            checker.integer(wind, "from_bearing", ("wind",), 0, 359)
+        weather = checker.mapping(checker.require(scenario, "weather", ()), ("weather",))
+        if weather is not None:
+            checker.integer(weather, "roll", ("weather",), 1, 6)
+            checker.choice(weather, "result", ("weather",), _results(rules, "impulse.weather"))
+            checker.text(weather, "effect", ("weather",))
+        for key in ("setup", "victory", "special_rules"):
+            lines = checker.items(checker.require(scenario, key, ()), (key,))
+            for i, line in enumerate(lines):
+                if not isinstance(line, str) or not line.strip():
+                    checker.fail((key, i), f"expected text, found {line!r}")
+        self._check_map(checker, scenario)
+
+    def _check_map(self, checker: Checker, scenario: dict[str, Any]) -> None:
+        grid = checker.mapping(checker.require(scenario, "map", ()), ("map",))
+        if grid is None:
+            return
+        where: KeyPath = ("map",)
+        kind = checker.choice(grid, "kind", where, ["grid", "none"])
+        if kind != "grid":
+            return
+        width = checker.integer(grid, "width", where, 4, 200)
+        height = checker.integer(grid, "height", where, 4, 200)
+        if grid.get("legend") != LEGEND:
+            checker.fail((*where, "legend"), f"the legend must be {LEGEND}")
+        rows = checker.items(checker.require(grid, "rows", where), (*where, "rows"))
+        if height is not None and rows and len(rows) != height:
+            checker.fail((*where, "rows"), f"expected {height} rows (height), found {len(rows)}")
+        for i, row in enumerate(rows):
+            if not isinstance(row, str):
+                checker.fail((*where, "rows", i), f"expected a row of text, found {row!r}")
+                continue
+            if width is not None and len(row) != width:
+                checker.fail(
+                    (*where, "rows", i), f"expected {width} squares (width), found {len(row)}"
+                )
+            stray = sorted(set(row) - set(LEGEND))
+            if stray:
+                checker.fail((*where, "rows", i), f"unknown square {stray[0]!r} (legend: . #)")
+        start = checker.integer(grid, "start_columns", where, 1, None)
+        if start is not None and width is not None and 2 * start > width:
+            checker.fail((*where, "start_columns"), f"{start} columns a side do not fit in {width}")
+        if start is not None and all(isinstance(r, str) for r in rows):
+            blocked = [i for i, r in enumerate(rows) if "#" in r[:start] + r[len(r) - start :]]
+            if blocked:
+                checker.fail((*where, "rows", blocked[0]), "land in a side's starting columns")
