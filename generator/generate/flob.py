@@ -1,0 +1,452 @@
+"""Form Line of Battle squadrons and scenarios, from the house tables of data/flob.yaml.
+
+The quick reference sheet prints no ship statistics, so every number a ship carries comes
+from the house table flob.ship-ratings, one row per rate (1st to 6th, Unrated): rig,
+movement class, gunnery class, Broadside, Hull, masts, Mast rating per mast and crew
+parties. A squadron is 4 to 7 ships rolled on flob.squadron-composition, each with a crew
+(flob.crew-quality) and a captain (flob.captain-quality); the largest rate is the flagship
+and carries the Admiral (flob.admiral-quality). A scenario adds the wind (flob.wind), the
+weather (flob.weather), a table layout in cm and the set-up, victory and special rules of
+flob.scenario.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from generator.generate.base import RulesetGenerator, register
+from generator.generate.common import Checker, Names, pick, roll_on
+from generator.loading import Rules, thaw
+from generator.loading.yamlfile import KeyPath
+
+# the values a ship copies from its rate's row of flob.ship-ratings, in output order
+RATING_FIELDS = (
+    "guns",
+    "rig",
+    "movement_class",
+    "gunnery_class",
+    "broadside",
+    "hull",
+    "masts",
+    "mast_rating",
+    "crew_parties",
+)
+# (field, lowest, highest) an edited ship may hold; wide enough for damaged or odd ships
+NUMBER_RANGES = (
+    ("guns", 1, 200),
+    ("movement_class", 1, 2),
+    ("broadside", 0, 40),
+    ("hull", 0, 40),
+    ("masts", 0, 4),
+    ("mast_rating", 0, 12),
+    ("crew_parties", 0, 20),
+)
+# The sheet's printed modifiers, used only by `strength` (which is given no rules): crew
+# Elite +2, Veteran +1, Poor -1 (tactical, reload, fire-fighting, strike and boarding
+# modifiers); captain and admiral Superior +2, Inspired +1, Inept -1 (5.7, 6.8, 8.1, 6.11).
+# Any other quality counts 0. The tests check these against the data.
+CREW_MODIFIERS: Mapping[str, int] = {"Elite": 2, "Veteran": 1, "Poor": -1}
+OFFICER_MODIFIERS: Mapping[str, int] = {"Superior": 2, "Inspired": 1, "Inept": -1}
+FEATURE_TYPES = ("island", "shoal", "coast")
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+PLACEMENT_TRIES = 40
+
+
+def ship_row(rules: Rules, rate: str) -> dict[str, Any]:
+    """Return the flob.ship-ratings row of `rate` as plain data."""
+    table = rules.table("flob.ship-ratings")
+    return dict(thaw(table.cell(table.axes[0].labels.index(rate))))
+
+
+def _results(rules: Rules, table_id: str) -> list[str]:
+    return [str(cell["result"]) for cell in rules.table(table_id).cells]
+
+
+def _axis_labels(rules: Rules, table_id: str, axis_name: str) -> list[str]:
+    axis = next(a for a in rules.table(table_id).axes if a.name == axis_name)
+    return list(axis.labels)
+
+
+def _overlaps(a: Mapping[str, int], b: Mapping[str, int], gap: int = 0) -> bool:
+    """Return whether two boxes (x_cm, y_cm, w_cm, h_cm) come closer than `gap`."""
+    return (
+        a["x_cm"] < b["x_cm"] + b["w_cm"] + gap
+        and b["x_cm"] < a["x_cm"] + a["w_cm"] + gap
+        and a["y_cm"] < b["y_cm"] + b["h_cm"] + gap
+        and b["y_cm"] < a["y_cm"] + a["h_cm"] + gap
+    )
+
+
+def _box(x: int, y: int, w: int, h: int) -> dict[str, int]:
+    return {"x_cm": x, "y_cm": y, "w_cm": w, "h_cm": h}
+
+
+def _span(value: Any) -> tuple[int, int]:
+    low, high = value
+    return int(low), int(high)
+
+
+@register
+class FlobGenerator(RulesetGenerator):
+    ruleset = "flob"
+    strength_measure = (
+        "sum over the squadron's ships of Broadside + Hull + masts × Mast rating + crew "
+        "parties, plus each ship's crew modifier (Elite +2, Veteran +1, Poor -1) and "
+        "captain modifier (Superior +2, Inspired +1, Inept -1), plus the Admiral's modifier "
+        "(the same) once"
+    )
+    house_tables = (
+        "flob.ship-ratings",
+        "flob.squadron-composition",
+        "flob.crew-quality",
+        "flob.captain-quality",
+        "flob.admiral-quality",
+        "flob.wind",
+        "flob.weather",
+        "flob.scenario",
+    )
+
+    def roll_side(
+        self, rules: Rules, rng: random.Random, names: Names, navy: str
+    ) -> dict[str, Any]:
+        low, high = _span(rules.table("flob.squadron-composition").params["ships"])
+        count = rng.randint(low, high)
+        rates = [
+            str(roll_on(rules, "flob.squadron-composition", rng).cell["rate"]) for _ in range(count)
+        ]
+        rows = {rate: ship_row(rules, rate) for rate in sorted(set(rates))}
+        # order of battle: largest rate (lowest rate number) first, equals as rolled; the
+        # first ship is the flagship
+        rates.sort(key=lambda rate: int(rows[rate]["rate_number"]))
+        nationality = names.nationality_for(navy)
+        admiral = roll_on(rules, "flob.admiral-quality", rng)
+        ships = []
+        for i, rate in enumerate(rates):
+            crew = roll_on(rules, "flob.crew-quality", rng)
+            captain = roll_on(rules, "flob.captain-quality", rng)
+            ships.append(
+                {
+                    "name": names.ship(navy),
+                    "rate": rate,
+                    **{key: rows[rate][key] for key in RATING_FIELDS},
+                    "crew_quality": crew.result,
+                    "captain": names.person(nationality, "male"),
+                    "captain_quality": captain.result,
+                    "flagship": i == 0,
+                }
+            )
+        return {
+            "name": self.side_name(names, navy),
+            "navy": navy,
+            "admiral": {"name": names.person(nationality, "male"), "quality": admiral.result},
+            "ships": ships,
+        }
+
+    def strength(self, side: dict[str, Any]) -> float:
+        total = OFFICER_MODIFIERS.get(side["admiral"]["quality"], 0)
+        for ship in side["ships"]:
+            total += (
+                ship["broadside"]
+                + ship["hull"]
+                + ship["masts"] * ship["mast_rating"]
+                + ship["crew_parties"]
+                + CREW_MODIFIERS.get(ship["crew_quality"], 0)
+                + OFFICER_MODIFIERS.get(ship["captain_quality"], 0)
+            )
+        return float(total)
+
+    def roll_setting(
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        scenario = rules.table("flob.scenario")
+        params = scenario.params
+        wind = roll_on(rules, "flob.wind", rng)
+        weather = roll_on(rules, "flob.weather", rng)
+        first_year, last_year = _span(params["years"])
+        year = rng.randint(first_year, last_year)
+        assert rules.names is not None
+        place = pick(rng, list(rules.names.places))
+        from_bearing = int(wind.cell["from_bearing"])
+        layout = self._layout(rng, params, from_bearing)
+        items = {
+            label: [item.text for item in scenario.items if item.label == label]
+            for label in ("Set-up", "Victory", "Special rule")
+        }
+        return {
+            "title": f"Action off {place}, {year}",
+            "year": year,
+            "wind": {
+                "roll": wind.roll,
+                "direction": wind.result,
+                "from_bearing": from_bearing,
+                "strength": str(weather.cell["wind_strength"]),
+            },
+            "weather": {
+                "roll": weather.roll,
+                "result": weather.result,
+                "gunnery": str(weather.cell["gunnery"]),
+                "gale": bool(weather.cell["gale"]),
+                "effect": str(weather.cell["effect_text"]),
+            },
+            "map": layout,
+            "setup": [*self._placement(layout, sides, wind.result), *items["Set-up"]],
+            "victory": [
+                f"The action lasts {int(params['turns'])} turns (house).",
+                *items["Victory"],
+            ],
+            "special_rules": [
+                f"Weather: {weather.result}. {weather.cell['effect_text']}",
+                *self._admirals(sides),
+                self._year_rule(year),
+                *items["Special rule"],
+            ],
+        }
+
+    def _layout(
+        self, rng: random.Random, params: Mapping[str, Any], wind_from: int
+    ) -> dict[str, Any]:
+        width, height = int(params["table_width_cm"]), int(params["table_height_cm"])
+        depth, margin = int(params["deployment_depth_cm"]), int(params["deployment_margin_cm"])
+        west = rng.randrange(2)
+        zones = {
+            west: _box(0, margin, depth, height - 2 * margin),
+            1 - west: _box(width - depth, margin, depth, height - 2 * margin),
+        }
+        deployment = [{"side": side, **zones[side]} for side in (0, 1)]
+        features: list[dict[str, Any]] = []
+        if rng.randint(1, 6) <= int(params["coast_on_1d6"]):
+            low, high = _span(params["coast_depth_cm"])
+            deep = min(rng.randint(low, high), margin)
+            north = rng.randrange(2) == 0
+            if deep > 0:
+                features.append(
+                    {
+                        "type": "coast",
+                        "label": f"{'North' if north else 'South'} coast",
+                        **_box(0, 0 if north else height - deep, width, deep),
+                    }
+                )
+        letters = iter(LETTERS)
+        for kind, count_key, size_key in (
+            ("island", "islands", "island_size_cm"),
+            ("shoal", "shoals", "shoal_size_cm"),
+        ):
+            low, high = _span(params[count_key])
+            for _ in range(rng.randint(low, high)):
+                box = self._place(rng, params, size_key, list(zones.values()), features)
+                if box is not None:
+                    label = f"{kind.capitalize()} {next(letters)}"
+                    features.append({"type": kind, "label": label, **box})
+        return {
+            "kind": "table",
+            "width_cm": width,
+            "height_cm": height,
+            "features": features,
+            "deployment": deployment,
+            "wind_from": wind_from,
+        }
+
+    def _place(
+        self,
+        rng: random.Random,
+        params: Mapping[str, Any],
+        size_key: str,
+        zones: list[dict[str, int]],
+        features: list[dict[str, Any]],
+    ) -> dict[str, int] | None:
+        """Return a box inside the table, clear of the zones and the other features."""
+        width, height = int(params["table_width_cm"]), int(params["table_height_cm"])
+        clearance = int(params["clearance_cm"])
+        low, high = _span(params[size_key])
+        for _ in range(PLACEMENT_TRIES):
+            w, h = rng.randint(low, high), rng.randint(low, high)
+            if w > width or h > height:
+                continue
+            box = _box(rng.randint(0, width - w), rng.randint(0, height - h), w, h)
+            if any(_overlaps(box, zone, clearance) for zone in zones):
+                continue
+            if any(_overlaps(box, other, clearance // 2) for other in features):
+                continue
+            return box
+        return None
+
+    def _placement(
+        self, layout: dict[str, Any], sides: list[dict[str, Any]], direction: str
+    ) -> list[str]:
+        width, height = layout["width_cm"], layout["height_cm"]
+        lines = [
+            f"The table is {width} × {height} cm, north at the top edge; positions are in cm "
+            "from the north-west corner (x east, y south) to a zone's or feature's "
+            "north-west corner."
+        ]
+        west_side = None
+        for zone in layout["deployment"]:
+            name = sides[zone["side"]]["name"]
+            edge = "western" if zone["x_cm"] == 0 else "eastern"
+            if edge == "western":
+                west_side = zone["side"]
+            lines.append(
+                f"{name} deploys in the {edge} zone: x {zone['x_cm']}-"
+                f"{zone['x_cm'] + zone['w_cm']} cm, y {zone['y_cm']}-"
+                f"{zone['y_cm'] + zone['h_cm']} cm."
+            )
+        terrain = [
+            f"{f['label']} (x {f['x_cm']}-{f['x_cm'] + f['w_cm']} cm, "
+            f"y {f['y_cm']}-{f['y_cm'] + f['h_cm']} cm)"
+            for f in layout["features"]
+        ]
+        lines.append(
+            f"Terrain: {'; '.join(terrain)}."
+            if terrain
+            else "Open sea: no islands, shoals or coast."
+        )
+        bearing = layout["wind_from"] % 360
+        if bearing % 180 == 0 or west_side is None:
+            lines.append(
+                f"The wind blows from the {direction.lower()}, along the table: neither side "
+                "has the weather gauge."
+            )
+        else:
+            # the wind comes from the east for bearings 1-179, else from the west
+            gauge = 1 - west_side if bearing < 180 else west_side
+            lines.append(
+                f"The wind blows from the {direction.lower()}: {sides[gauge]['name']} has the "
+                "weather gauge."
+            )
+        return lines
+
+    def _admirals(self, sides: list[dict[str, Any]]) -> list[str]:
+        lines = []
+        for side in sides:
+            flagship = next(ship for ship in side["ships"] if ship["flagship"])
+            admiral = side["admiral"]
+            lines.append(
+                f"{side['name']}: Admiral {admiral['name']} ({admiral['quality']}) flies his "
+                f"flag in {flagship['name']} ({flagship['rate']} rate)."
+            )
+        return lines
+
+    def _year_rule(self, year: int) -> str:
+        if year >= 1780:
+            return (
+                f"The year is {year}: a 4th rate attacking a 1st to 3rd rate has its damage "
+                "reduced like a 5th or 6th rate (flob.damage-reduction, from 1780)."
+            )
+        return (
+            f"The year is {year}, before 1780: only 5th and 6th rates (and unrated craft) "
+            "have their damage reduced against 1st to 3rd rates (flob.damage-reduction)."
+        )
+
+    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
+        data = checker.mapping(side, path)
+        if data is None:
+            return
+        checker.text(data, "name", path)
+        if rules.names is not None:
+            checker.choice(data, "navy", path, sorted(rules.names.navies))
+        else:
+            checker.text(data, "navy", path)
+        admiral = checker.mapping(checker.require(data, "admiral", path), (*path, "admiral"))
+        if admiral is not None:
+            checker.text(admiral, "name", (*path, "admiral"), max_length=60)
+            checker.choice(
+                admiral, "quality", (*path, "admiral"), _results(rules, "flob.admiral-quality")
+            )
+        rates = list(rules.table("flob.ship-ratings").axes[0].labels)
+        rigs = _axis_labels(rules, "flob.sailing-movement", "rig")
+        classes = _axis_labels(rules, "flob.range-modifiers", "gunnery_class")
+        crews = _results(rules, "flob.crew-quality")
+        captains = _results(rules, "flob.captain-quality")
+        ships = checker.items(checker.require(data, "ships", path), (*path, "ships"), minimum=1)
+        flagships = 0
+        for i, ship in enumerate(ships):
+            where = (*path, "ships", i)
+            entry = checker.mapping(ship, where)
+            if entry is None:
+                continue
+            checker.text(entry, "name", where, max_length=60)
+            checker.choice(entry, "rate", where, rates)
+            checker.choice(entry, "rig", where, rigs)
+            checker.choice(entry, "gunnery_class", where, classes)
+            for key, low, high in NUMBER_RANGES:
+                checker.integer(entry, key, where, low, high)
+            checker.choice(entry, "crew_quality", where, crews)
+            checker.text(entry, "captain", where, max_length=60)
+            checker.choice(entry, "captain_quality", where, captains)
+            flagships += bool(checker.boolean(entry, "flagship", where))
+        if ships and flagships != 1:
+            checker.fail(
+                (*path, "ships"), f"a squadron has exactly one flagship, found {flagships}"
+            )
+
+    def check_setting(self, checker: Checker, rules: Rules, scenario: dict[str, Any]) -> None:
+        checker.integer(scenario, "year", (), 1500, 1900)
+        wind = checker.mapping(checker.require(scenario, "wind", ()), ("wind",))
+        if wind is not None:
+            checker.integer(wind, "roll", ("wind",))
+            checker.choice(wind, "direction", ("wind",), _results(rules, "flob.wind"))
+            checker.integer(wind, "from_bearing", ("wind",), 0, 359)
+            checker.text(wind, "strength", ("wind",))
+        weather = checker.mapping(checker.require(scenario, "weather", ()), ("weather",))
+        if weather is not None:
+            checker.integer(weather, "roll", ("weather",))
+            checker.choice(weather, "result", ("weather",), _results(rules, "flob.weather"))
+            checker.text(weather, "gunnery", ("weather",))
+            checker.boolean(weather, "gale", ("weather",))
+            checker.text(weather, "effect", ("weather",), max_length=400)
+        layout = checker.mapping(checker.require(scenario, "map", ()), ("map",))
+        if layout is not None:
+            self._check_layout(checker, layout, len(scenario.get("sides") or []))
+        for key in ("setup", "victory", "special_rules"):
+            lines = checker.items(checker.require(scenario, key, ()), (key,))
+            for i, line in enumerate(lines):
+                if not isinstance(line, str) or not line.strip():
+                    checker.fail((key, i), f"expected text, found {line!r}")
+
+    def _check_layout(self, checker: Checker, layout: dict[str, Any], sides: int) -> None:
+        path: KeyPath = ("map",)
+        checker.choice(layout, "kind", path, ["table"])
+        width = checker.integer(layout, "width_cm", path, 30, 1000)
+        height = checker.integer(layout, "height_cm", path, 30, 1000)
+        checker.integer(layout, "wind_from", path, 0, 359)
+        size = (width, height) if width is not None and height is not None else None
+        features = self._boxes(checker, layout, "features", size, sides)
+        zones = self._boxes(checker, layout, "deployment", size, sides)
+        for where, feature in features:
+            for _, zone in zones:
+                if _overlaps(feature, zone):
+                    checker.fail(where, f"overlaps the deployment zone of side {zone['side']}")
+
+    def _boxes(
+        self,
+        checker: Checker,
+        layout: dict[str, Any],
+        key: str,
+        size: tuple[int, int] | None,
+        sides: int,
+    ) -> list[tuple[KeyPath, dict[str, Any]]]:
+        """Check the features or deployment zones; return the ones with whole positions."""
+        found = []
+        raw = checker.items(checker.require(layout, key, ("map",)), ("map", key))
+        for i, item in enumerate(raw):
+            where: KeyPath = ("map", key, i)
+            entry = checker.mapping(item, where)
+            if entry is None:
+                continue
+            if key == "features":
+                checker.choice(entry, "type", where, list(FEATURE_TYPES))
+                checker.text(entry, "label", where, max_length=60)
+            elif checker.integer(entry, "side", where, 0, max(sides - 1, 0)) is None:
+                continue
+            corner = [checker.integer(entry, k, where, 0, None) for k in ("x_cm", "y_cm")]
+            extent = [checker.integer(entry, k, where, 1, None) for k in ("w_cm", "h_cm")]
+            if None in corner or None in extent:
+                continue
+            if size is not None and (
+                entry["x_cm"] + entry["w_cm"] > size[0] or entry["y_cm"] + entry["h_cm"] > size[1]
+            ):
+                checker.fail(where, f"lies outside the {size[0]} × {size[1]} cm table")
+            found.append((where, entry))
+        return found
