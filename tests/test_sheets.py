@@ -31,10 +31,14 @@ def text(reader: PdfReader) -> str:
 
 
 def test_every_manifest_names_an_existing_template() -> None:
+    import importlib
+
     from generator.resources import resource_dir
 
     for kind in sheet_kinds().values():
         assert (resource_dir("templates") / kind.template).is_file(), kind.kind
+        module = importlib.import_module(f"generator.render.kinds.{kind.kind.replace('-', '_')}")
+        assert callable(module.context), kind.kind
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

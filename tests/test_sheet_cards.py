@@ -1,0 +1,256 @@
+"""Card sheets: the tactical action deck and the FLoB turn-order deck, faces and mirrored
+backs, nine poker cards to a page with crop marks; read back with pypdf."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from generator.errors import InputError
+from generator.loading import Rules
+from generator.render.kinds import cards
+from generator.render.sheets import render_sheet, sheet_html
+
+PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
+MM = 72 / 25.4
+PAGES = {"tactical": 8, "flob": 2}
+
+
+def read(pdf: bytes) -> PdfReader:
+    return PdfReader(io.BytesIO(pdf))
+
+
+def _times(a: list[float], b: list[float]) -> list[float]:
+    """Multiply two PDF matrices [a b c d e f]: first a, then b."""
+    return [
+        a[0] * b[0] + a[1] * b[2],
+        a[0] * b[1] + a[1] * b[3],
+        a[2] * b[0] + a[3] * b[2],
+        a[2] * b[1] + a[3] * b[3],
+        a[4] * b[0] + a[5] * b[2] + b[4],
+        a[4] * b[1] + a[5] * b[3] + b[5],
+    ]
+
+
+def runs(page: Any) -> list[tuple[str, float, float, float]]:
+    """Return the page's text runs: text, x and y from the top-left (pt), size (pt)."""
+    height = float(page.mediabox.height)
+    found: list[tuple[str, float, float, float]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
+        if text.strip():
+            m = _times(list(tm), list(cm))
+            scale = (m[2] ** 2 + m[3] ** 2) ** 0.5
+            found.append((text.strip(), m[4], height - m[5], size * scale))
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+def thin_rects(page: Any) -> set[tuple[float, float, float, float]]:
+    """Return the filled rectangles thinner than 1.5 pt: x, y from the top, width, height."""
+    height = float(page.mediabox.height)
+    found: set[tuple[float, float, float, float]] = set()
+
+    def visit(op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
+        if op == b"re" and cm[1] == 0 and cm[2] == 0:  # not turned
+            x, y, w, h = (float(v) for v in args)
+            x0, y0 = x * cm[0] + cm[4], y * cm[3] + cm[5]
+            w, h = abs(w * cm[0]), abs(h * cm[3])
+            top = height - max(y0, y0 + h * (1 if cm[3] > 0 else -1))
+            if min(w, h) < 1.5:
+                found.add((round(min(x0, x0 + w), 2), round(top, 2), round(w, 3), round(h, 3)))
+
+    page.extract_text(visitor_operand_before=visit)
+    return found
+
+
+@pytest.fixture(scope="module")
+def decks(rules: Rules) -> dict[tuple[str, str], PdfReader]:
+    """Every deck on both papers, in colour (four renders)."""
+    return {
+        (deck, paper): read(render_sheet("cards", rules, ruleset=deck, paper=paper))
+        for deck in PAGES
+        for paper in PAGE_SIZES
+    }
+
+
+@pytest.mark.parametrize("paper", list(PAGE_SIZES))
+@pytest.mark.parametrize("deck", list(PAGES))
+def test_deck_pages_sizes_and_metadata(
+    decks: dict[tuple[str, str], PdfReader], deck: str, paper: str
+) -> None:
+    reader = decks[deck, paper]
+    assert len(reader.pages) == PAGES[deck]
+    for page in reader.pages:
+        box = page.mediabox
+        assert (round(float(box.width), 1), round(float(box.height), 1)) == PAGE_SIZES[paper]
+    assert not reader.get_fields()
+    assert reader.metadata is not None and reader.metadata.title == "Card deck"
+    assert reader.metadata.subject and "flipping on the long edge" in reader.metadata.subject
+
+
+@pytest.mark.parametrize("paper", list(PAGE_SIZES))
+def test_every_tactical_card_is_printed_twice(
+    rules: Rules, decks: dict[tuple[str, str], PdfReader], paper: str
+) -> None:
+    reader = decks["tactical", paper]
+    faces = [page.extract_text() for page in reader.pages[::2]]
+    table = rules.table("tactical.cards")
+    for name, cell in zip(table.axes[0].labels, table.cells, strict=True):
+        assert sum(face.count(name) for face in faces) == 2, name
+        assert "".join(cell["result"].split()) in "".join("".join(faces).split())
+    assert "Movement roll" in faces[0] and "own ship" in faces[0]
+    backs = [page.extract_text() for page in reader.pages[1::2]]
+    assert [back.count("Action deck") for back in backs] == [9, 9, 9, 1]
+
+
+@pytest.mark.parametrize("paper", list(PAGE_SIZES))
+def test_flob_turn_cards(rules: Rules, decks: dict[tuple[str, str], PdfReader], paper: str) -> None:
+    face, back = (page.extract_text() for page in decks["flob", paper].pages)
+    assert face.count("RED") >= 3 and face.count("BLACK") >= 3
+    assert "Command Phase" in face and "Action Phases" in face
+    # the reference cards carry every step of both phases
+    flat = "".join(face.split())  # lines break after a slash too
+    for table in ("flob.command-phase", "flob.action-phases"):
+        for item in rules.table(table).items:
+            assert "".join(item.text.split()) in flat, item.text
+    assert back.count("Turn-order deck") == 6 and back.count("Phase reference") == 2
+
+
+@pytest.mark.parametrize("paper", list(PAGE_SIZES))
+@pytest.mark.parametrize("deck", list(PAGES))
+def test_crop_marks_are_at_every_cut_and_thick_enough(
+    decks: dict[tuple[str, str], PdfReader], deck: str, paper: str
+) -> None:
+    geometry = cards.layout(paper)
+    left, top = geometry["left"] * MM, geometry["top"] * MM
+    width, height = geometry["card_w"] * MM * 3, geometry["card_h"] * MM * 3
+    columns = [left + i * geometry["card_w"] * MM for i in range(4)]
+    rows = [top + j * geometry["card_h"] * MM for j in range(4)]
+    for page in decks[deck, paper].pages:
+        outside = {
+            r
+            for r in thin_rects(page)
+            if r[0] + r[2] <= left + 0.1
+            or r[0] >= left + width - 0.1
+            or r[1] + r[3] <= top + 0.1
+            or r[1] >= top + height - 0.1
+        }
+        assert len(outside) == 16  # 4 cuts each way, marked at both ends
+        for x, y, w, h in outside:
+            assert min(w, h) >= 0.5
+            if w < h:  # a vertical cut, marked above or below the block
+                assert min(abs(x + w / 2 - c) for c in columns) < 0.1
+            else:
+                assert min(abs(y + h / 2 - r) for r in rows) < 0.1
+
+
+@pytest.mark.parametrize("deck", list(PAGES))
+def test_text_is_7pt_or_more_and_stays_inside_the_cards(
+    decks: dict[tuple[str, str], PdfReader], deck: str
+) -> None:
+    geometry = cards.layout("letter")
+    card_w, card_h = geometry["card_w"] * MM, geometry["card_h"] * MM
+    left, top = geometry["left"] * MM, geometry["top"] * MM
+    safe = 2 * MM
+    for page in decks[deck, "letter"].pages:
+        for text, x, y, size in runs(page):
+            assert size >= 6.99, (text, size)
+            if ("sheet" in text and " of " in text) or ("deck" in text and "·" in text):
+                continue  # the page label, in the margin
+            column, row = (x - left) / card_w, (y - top) / card_h
+            assert 0 <= column < 3 and 0 <= row < 3, (text, x, y)
+            inside_x = (x - left) - int(column) * card_w
+            inside_y = (y - top) - int(row) * card_h
+            assert safe <= inside_x <= card_w - safe and safe <= inside_y <= card_h - safe, text
+
+
+def test_backs_land_behind_their_faces(decks: dict[tuple[str, str], PdfReader]) -> None:
+    """The last tactical sheet has one card, top left; its back is top right."""
+    reader = decks["tactical", "a4"]
+    width = float(reader.pages[0].mediabox.width)
+    face = [x for text, x, _, _ in runs(reader.pages[6]) if text == "Rake the Bow"]
+    back = [x for text, x, _, _ in runs(reader.pages[7]) if text == "Action deck"]
+    assert face and max(face) < width / 3
+    assert back and min(back) > 2 * width / 3
+
+
+@pytest.mark.parametrize("deck", list(PAGES))
+def test_mono_is_black_and_white(rules: Rules, deck: str) -> None:
+    reader = read(render_sheet("cards", rules, ruleset=deck, paper="a4", mono=True))
+    assert len(reader.pages) == PAGES[deck]
+    colours: set[tuple[float, ...]] = set()
+
+    def visit(op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
+        if op in (b"rg", b"RG", b"g", b"G", b"sc", b"SC", b"scn", b"SCN"):
+            colours.add(tuple(float(a) for a in args))
+
+    for page in reader.pages:
+        page.extract_text(visitor_operand_before=visit)
+    assert colours <= {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (0.0,), (1.0,)}
+    if deck == "flob":  # red cards: the word and an outline heart, never a red fill
+        assert "RED" in reader.pages[0].extract_text()
+
+
+def test_layout_marks_and_mirrored_slots() -> None:
+    for paper in PAGE_SIZES:
+        geometry = cards.layout(paper)
+        assert geometry["mark_pt"] >= 0.5
+        assert all(min(m["w"], m["h"]) * MM >= 0.5 for m in geometry["marks"])
+        assert len(geometry["marks"]) == 16
+        right = geometry["left"] + 3 * geometry["card_w"]
+        bottom = geometry["top"] + 3 * geometry["card_h"]
+        for m in geometry["marks"]:
+            assert m["x"] >= 0 and m["y"] >= 0
+            assert m["x"] + m["w"] <= geometry["page_w"] and m["y"] + m["h"] <= geometry["page_h"]
+            beside = m["x"] + m["w"] <= geometry["left"] or m["x"] >= right
+            assert beside or m["y"] + m["h"] <= geometry["top"] or m["y"] >= bottom
+        # centred, so the mirrored block of backs lies where the faces are
+        assert abs(geometry["left"] - (geometry["page_w"] - right)) < 1e-6
+    assert [cards.slot_position(i, back=True) for i in range(9)] == [
+        (2 - column, row) for row in range(3) for column in range(3)
+    ]
+
+
+def test_back_pages_mirror_the_face_pages(rules: Rules) -> None:
+    deck = cards.DECKS["tactical"](rules)
+    pages = cards.pages(deck["cards"], cards.layout("a4"))
+    assert [(p["back"], len(p["slots"])) for p in pages] == [
+        (False, 9), (True, 9), (False, 9), (True, 9), (False, 9), (True, 9), (False, 1), (True, 1)
+    ]  # fmt: skip
+    for face, back in zip(pages[::2], pages[1::2], strict=True):
+        assert [s["card"] for s in face["slots"]] == [s["card"] for s in back["slots"]]
+        for f, b in zip(face["slots"], back["slots"], strict=True):
+            assert (b["column"], b["row"]) == (2 - f["column"], f["row"])
+
+
+def test_crop_mark_width_reaches_the_stylesheet(rules: Rules) -> None:
+    html = sheet_html("cards", rules, ruleset="flob", paper="letter")
+    width = round(cards.CROP_MARK_PT * 25.4 / 72, 3)
+    assert f"width: {width}mm" in html and f"height: {width}mm" in html
+    assert cards.CROP_MARK_PT >= 0.5
+
+
+def test_card_options_that_do_not_apply_are_refused(rules: Rules) -> None:
+    with pytest.raises(InputError, match=r"--ruleset: the cards sheet serves tactical, flob"):
+        render_sheet("cards", rules)
+    with pytest.raises(InputError, match=r"--fillable: the cards sheet has no write-in fields"):
+        render_sheet("cards", rules, ruleset="flob", fillable=True)
+    with pytest.raises(InputError, match=r"--ruleset: the cards sheet has decks for"):
+        cards.context(rules, None, "a4", "convoy")
+
+
+def test_cards_command_writes_the_deck(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as caught:
+        main(["sheet", "cards", "--ruleset", "flob", "--paper", "letter"])
+    assert caught.value.code == 0
+    written = tmp_path / "output" / "cards-flob-letter.pdf"
+    assert len(read(written.read_bytes()).pages) == 2

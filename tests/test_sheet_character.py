@@ -1,0 +1,173 @@
+"""The duellist's character sheet: blank, fillable and filled; read back with pypdf."""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from generator.errors import InputError
+from generator.generate.duel import roll_character
+from generator.loading import Rules
+from generator.render.kinds import character
+from generator.render.sheets import render_sheet
+
+PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
+LONGEST_NAME = "Nuestra Señora de la Santísima Trinidad <&> Barbarigo della Terrazza"
+MM = 72 / 25.4
+
+
+def read(pdf: bytes) -> PdfReader:
+    return PdfReader(io.BytesIO(pdf))
+
+
+def flat(reader: PdfReader) -> str:
+    return " ".join(" ".join(page.extract_text() for page in reader.pages).split())
+
+
+def smallest_text(reader: PdfReader) -> float:
+    sizes: list[float] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
+        if text.strip():
+            sizes.append(size * abs(tm[3] * cm[3] + tm[2] * cm[1]))
+
+    for page in reader.pages:
+        page.extract_text(visitor_text=visit)
+    return min(sizes)
+
+
+def widgets(reader: PdfReader) -> list[tuple[str, str, float, float]]:
+    """Return every form widget: name, type (/Tx, /Btn), width and height in pt."""
+    found = []
+    for page in reader.pages:
+        for annot in page.get("/Annots") or []:
+            widget = annot.get_object()
+            if widget.get("/Subtype") == "/Widget":
+                x0, y0, x1, y1 = (float(v) for v in widget["/Rect"])
+                found.append((str(widget["/T"]), str(widget["/FT"]), abs(x1 - x0), abs(y1 - y0)))
+    return found
+
+
+def colours(reader: PdfReader) -> set[tuple[float, ...]]:
+    found: set[tuple[float, ...]] = set()
+
+    def visit(op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
+        if op in (b"rg", b"RG", b"g", b"G", b"sc", b"SC", b"scn", b"SCN"):
+            found.add(tuple(float(a) for a in args))
+
+    for page in reader.pages:
+        page.extract_text(visitor_operand_before=visit)
+    return found
+
+
+BLACK_AND_WHITE = {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (0.0,), (1.0,)}
+
+
+@pytest.mark.parametrize(
+    ("paper", "mono", "fillable"),
+    [("a4", False, False), ("a4", True, True), ("letter", True, False), ("letter", False, True)],
+)
+def test_blank_sheet(rules: Rules, paper: str, mono: bool, fillable: bool) -> None:
+    reader = read(render_sheet("character", rules, paper=paper, mono=mono, fillable=fillable))
+    assert len(reader.pages) == 1
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width), 1), round(float(box.height), 1)) == PAGE_SIZES[paper]
+    text = flat(reader)
+    for word in (
+        "Name", "Nationality", "Height", "Style", "Strength", "Endurance", "Dexterity", "Wit",
+        "Hit points", "Expertise", "Dueling", "Brawling", "Skills", "Seamanship", "Master Superior",
+        "Weapons", "Damage", "MinSTR", "AdvSTR", "Bonus", "Parry", "Armour", "Damage reduction",
+        "Buff coat", "Chest/Flank, Arm", "Wounds by location", "Head", "Left leg",
+        "Stunned this turn", "Unconscious", "Useless", "Notes", "House tables used",
+        "duel.hit-location",
+    ):  # fmt: skip
+        assert word.casefold() in text.casefold(), word
+    assert smallest_text(reader) >= 6.99
+    fields = widgets(reader)
+    if fillable:
+        names = {name for name, *_ in fields}
+        assert {"name", "nationality", "height", "style", "attr_strength", "hit_points"} <= names
+        assert {"weapon4_parry", "notes_1", "stunned_2", "unconscious", "useless_left_leg"} <= names
+        assert {"hp_24", "wound_head_13", "wound_right_arm_12", "armour_5"} <= names
+        assert len(names) == len(fields)  # every field its own name
+        for name, kind, width, height in fields:
+            if kind == "/Tx":  # write-in boxes at least 5 mm
+                assert height >= 5 * MM - 0.01 and width >= 5 * MM, name
+    else:
+        assert not fields
+    if mono:
+        assert colours(reader) <= BLACK_AND_WHITE
+    assert reader.metadata is not None
+    assert reader.metadata.title == "Duellist's character sheet"
+    assert reader.metadata.subject and "wound tracker by location" in reader.metadata.subject
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_filled_sheet_with_the_longest_name(rules: Rules, paper: str) -> None:
+    person = roll_character(rules, 7)
+    person["name"] = LONGEST_NAME
+    reader = read(render_sheet("character", rules, data=person, paper=paper, mono=True))
+    assert len(reader.pages) == 1
+    text = flat(reader)
+    assert LONGEST_NAME in text
+    weapon = person["weapons"][0]
+    assert weapon["name"] in text and weapon["damage"] in text
+    assert person["nationality"].capitalize() in text and f"{person['height_cm']} cm" in text
+    for value in person["skills"].values():
+        assert value in text
+    assert "weapon loadout (duel.loadout)" in text
+    assert smallest_text(reader) >= 6.99
+    assert colours(reader) <= BLACK_AND_WHITE
+    assert reader.metadata is not None and LONGEST_NAME in str(reader.metadata.title)
+
+
+def test_the_thresholds_follow_the_hit_points(rules: Rules) -> None:
+    person = roll_character(rules, 7)
+    context = character.context(rules, person, "a4", "duel")
+    hp = person["hit_points"]
+    half = math.ceil(hp / 2)
+    assert context["person"]["half_hit_points"] == half
+    assert [b["mark"] for b in context["hp_boxes"]][-2:] == ["U", "†"]
+    assert len(context["hp_boxes"]) == hp + 1
+    rows = {row["label"]: row for row in context["wound_rows"]}
+    assert len(rows["Head"]["boxes"]) == half + 1
+    assert rows["Head"]["boxes"][half - 1]["mark"] == "U"
+    assert rows["Left leg"]["boxes"][-1]["mark"] == "½" and len(rows["Left leg"]["boxes"]) == half
+    blank = character.context(rules, None, "a4", "duel")
+    assert len(blank["hp_boxes"]) == 24  # 18 + ceil(18 / 3), the most 3d6 can give
+    assert not any(b["mark"] for b in blank["hp_boxes"])
+
+
+def test_strongest_character_with_two_weapons_fits_one_page(rules: Rules) -> None:
+    person = roll_character(rules, 7)
+    person.update(
+        hit_points=24,
+        armour="Helmet and cuirass",
+        weapons=[
+            {"name": "Two-handed sword", "hand": "right", "min_str": 14, "adv_str": 17,
+             "weapon_bonus": -1, "parry_bonus": 0},
+            {"name": "Main gauche", "hand": "left", "min_str": 5, "adv_str": 14,
+             "weapon_bonus": 0, "parry_bonus": 1},
+        ],
+    )  # fmt: skip
+    for key in ("skills", "style", "loadout"):  # an edited file may leave these out
+        del person[key]
+    reader = read(render_sheet("character", rules, data=person, paper="letter", fillable=True))
+    assert len(reader.pages) == 1
+    text = flat(reader)
+    assert "Two-handed sword" in text and "2d6" in text and "Main gauche" in text
+    assert "cannot parry" not in text
+    names = {name for name, *_ in widgets(reader)}
+    assert "notes_1" in names and "wound_head_13" in names and "hp_25" in names
+    assert "name" not in names and "attr_strength" not in names
+
+
+def test_character_sheet_options(rules: Rules) -> None:
+    with pytest.raises(InputError, match=r"--ruleset: the character sheet serves duel"):
+        render_sheet("character", rules, ruleset="convoy")
+    with pytest.raises(InputError, match=r"--paper a5: choose a4 or letter"):
+        render_sheet("character", rules, paper="a5")

@@ -1,0 +1,162 @@
+"""The convoy playsheet, front and back; read back with pypdf."""
+
+from __future__ import annotations
+
+import copy
+import io
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from generator.errors import InputError
+from generator.loading import Rules
+from generator.lookup import cell_text
+from generator.render.kinds import playsheet
+from generator.render.sheets import render_sheet
+
+PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
+MM = 72 / 25.4
+FRONT = ["Death rolls", "Recovery", "Captured ships", "Struck ships", "Fog", "Boarding", "Shallows"]
+BACK = [
+    "Sailing movement", "Gunnery", "Range in hexes", "Modifiers in D6", "Wind change",
+    "Battle clock", "Game turn sequence", "Zero (low) level",
+]  # fmt: skip
+
+
+def read(pdf: bytes) -> PdfReader:
+    return PdfReader(io.BytesIO(pdf))
+
+
+def squeeze(text: str) -> str:
+    """Text without whitespace: lines may break anywhere, after a slash too."""
+    return "".join(text.split())
+
+
+def smallest_text(reader: PdfReader) -> float:
+    sizes: list[float] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
+        if text.strip():
+            sizes.append(size * abs(tm[3] * cm[3] + tm[2] * cm[1]))
+
+    for page in reader.pages:
+        page.extract_text(visitor_text=visit)
+    return min(sizes)
+
+
+def widgets(reader: PdfReader) -> list[tuple[str, str, float]]:
+    """Return every form widget: name, type (/Tx, /Btn) and height in pt."""
+    found = []
+    for page in reader.pages:
+        for annot in page.get("/Annots") or []:
+            widget = annot.get_object()
+            if widget.get("/Subtype") == "/Widget":
+                _, y0, _, y1 = (float(v) for v in widget["/Rect"])
+                found.append((str(widget["/T"]), str(widget["/FT"]), abs(y1 - y0)))
+    return found
+
+
+def colours(reader: PdfReader) -> set[tuple[float, ...]]:
+    found: set[tuple[float, ...]] = set()
+
+    def visit(op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
+        if op in (b"rg", b"RG", b"g", b"G", b"sc", b"SC", b"scn", b"SCN"):
+            found.add(tuple(float(a) for a in args))
+
+    for page in reader.pages:
+        page.extract_text(visitor_operand_before=visit)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("paper", "mono", "fillable"),
+    [("a4", False, False), ("a4", True, True), ("letter", True, False), ("letter", False, True)],
+)
+def test_two_pages_front_and_back(rules: Rules, paper: str, mono: bool, fillable: bool) -> None:
+    reader = read(render_sheet("playsheet", rules, paper=paper, mono=mono, fillable=fillable))
+    assert len(reader.pages) == 2
+    for page in reader.pages:
+        box = page.mediabox
+        assert (round(float(box.width), 1), round(float(box.height), 1)) == PAGE_SIZES[paper]
+    front, back = (page.extract_text() for page in reader.pages)
+    assert "Front" in front and "Back" in back
+    for title in FRONT:
+        assert title in front, title
+    for title in BACK:
+        assert title in back and title not in front, title
+    assert "Death rolls" not in back and "Shallows" not in back
+    assert all(str(n) in back for n in (36, 42, 48))
+    assert smallest_text(reader) >= 6.99
+    fields = widgets(reader)
+    if fillable:
+        names = {name for name, *_ in fields}
+        assert {"clock_1", "clock_48", "boarding-grapple_boarder_1"} <= names
+        assert {"boarding-fight_target_4", "boarding-fight_target_dice"} <= names
+        assert len(names) == len(fields)
+        assert all(height >= 5 * MM - 0.01 for _, kind, height in fields if kind == "/Tx")
+    else:
+        assert not fields
+    if mono:
+        assert colours(reader) <= {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (0.0,), (1.0,)}
+    assert reader.metadata is not None and reader.metadata.title == "Convoy playsheet"
+    assert reader.metadata.subject and "front and back" in reader.metadata.subject
+
+
+def test_every_sided_table_is_printed_whole_on_its_side(rules: Rules) -> None:
+    reader = read(render_sheet("playsheet", rules, paper="letter"))
+    pages = {"front": squeeze(reader.pages[0].extract_text())}
+    pages["back"] = squeeze(reader.pages[1].extract_text())
+    tables = [t for t in rules.rulesets["convoy"].tables.values() if "side" in t.params]
+    assert len(tables) == 20
+    for table in tables:
+        page = pages[table.params["side"]]
+        if table.kind == "table":
+            texts = [*table.axes[0].labels, *(cell_text(c) for c in _cells(table.cells))]
+        elif table.kind == "modifiers":
+            texts = [m.label for m in table.modifiers]
+        else:
+            texts = [item.text for top in table.items for item in top.walk()]
+        texts += list(table.notes)
+        for text in texts:
+            assert squeeze(text) in page, (table.id, text)
+
+
+def _cells(cells: Any) -> list[Any]:
+    out: list[Any] = []
+    for cell in cells:
+        out += _cells(cell) if isinstance(cell, tuple) else [cell]
+    return out
+
+
+def test_the_layout_must_place_every_sided_table(
+    rules: Rules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layout = copy.deepcopy(playsheet.LAYOUT)
+    layout["front"]["left"] = layout["front"]["left"][:-1]  # shallows left out
+    monkeypatch.setattr(playsheet, "LAYOUT", layout)
+    with pytest.raises(InputError, match=r"does not place convoy tables: shallows, shallows-dice"):
+        playsheet.context(rules, None, "a4", "convoy")
+    layout["front"]["left"].append(("zero-level", ["zero-level"]))
+    with pytest.raises(InputError, match=r"convoy.zero-level: the playsheet puts it on the front"):
+        playsheet.context(rules, None, "a4", "convoy")
+
+
+def test_battle_clock_track_and_house_note(rules: Rules) -> None:
+    context = playsheet.context(rules, None, "a4", "convoy")
+    clock = context["clock"]
+    assert clock["moves"] == "3, 4, 5" and clock["spaces"] == 48 and clock["ends"] == [36, 42, 48]
+    assert context["house_tables"] == ["scenario (convoy.scenario)"]
+    front, back = context["pages"]
+    boarding = front["right"][0]
+    assert boarding["heading"] == "Boarding"
+    assert [b["title"] for b in boarding["blocks"]] == [
+        "Stage 1 = the grapple", "Stage 2 = the fight", "Stage 3 = the result"
+    ]  # fmt: skip
+    sequence = next(b for s in back["right"] for b in s["blocks"] if b["key"] == "turn-sequence")
+    assert sequence["as_table"] and not sequence["notes"]  # the game end is in the battle clock
+
+
+def test_playsheet_options(rules: Rules) -> None:
+    with pytest.raises(InputError, match=r"--ruleset: the playsheet sheet serves convoy"):
+        render_sheet("playsheet", rules, ruleset="flob")
