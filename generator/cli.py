@@ -7,6 +7,7 @@ Every `QuartermasterError` becomes one line per problem on stderr and its exit c
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -456,8 +457,10 @@ def sheet_command(
 ) -> None:
     """Print one sheet to PDF: blank, from a generated file (--from) or rolled (--seed).
 
-    Kinds: duel-record.
-    Example: quartermaster sheet duel-record --seed 7 --paper letter --fillable
+    Kinds: duel-record, character (duel); quick-reference (every ruleset); ship-log, roster
+    (the naval rulesets); cards (tactical, flob); counters (tactical, impulse, convoy); map
+    (tactical, impulse, convoy, flob); playsheet (convoy); briefing (any scenario).
+    Example: quartermaster sheet ship-log --ruleset tactical --seed 1805 --paper letter
     """
     from generator.loading import load_rules
     from generator.output import write_atomic
@@ -506,4 +509,17 @@ def main(argv: list[str] | None = None) -> None:
         _fail(exc.format_message(), exc.exit_code)
     except (click.exceptions.Abort, KeyboardInterrupt):
         _fail("interrupted", 130)
+    except Exception as exc:
+        # a bug, not bad input: one line for the user, the traceback with QM_DEBUG=1
+        if os.environ.get("QM_DEBUG"):
+            raise
+        where = exc.__traceback__
+        while where is not None and where.tb_next is not None:
+            where = where.tb_next
+        origin = f" in {where.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}" if where else ""
+        _fail(
+            f"internal error ({type(exc).__name__}{origin}: {exc}); please report it "
+            "with the command you ran (QM_DEBUG=1 shows the traceback)",
+            1,
+        )
     sys.exit(code if isinstance(code, int) else 0)

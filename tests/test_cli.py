@@ -213,3 +213,21 @@ def test_fleet_for_duel_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "fleet", "duel")
     assert code == 2
     assert "duel has no fleets" in err
+
+
+def test_an_internal_error_is_one_line_not_a_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import generator.lookup
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(generator.lookup, "lookup", broken)
+    code, out, err = run(capsys, "lookup", "tactical.wind", "roll=3")
+    assert code == 1 and out == ""
+    (line,) = err.strip().splitlines()
+    assert line.startswith(
+        "error: internal error (ZeroDivisionError in test_cli.py: division by zero)"
+    )
+    assert "QM_DEBUG=1" in line

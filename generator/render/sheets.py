@@ -49,7 +49,7 @@ class SheetKind:
 def sheet_kinds() -> dict[str, SheetKind]:
     """Return every sheet kind by name, from sheets/*.yaml (checked)."""
     kinds: dict[str, SheetKind] = {}
-    for path in sorted(resource_dir("sheets").glob("*.yaml")):
+    for path in sorted(resource_dir("sheets").glob("[!_]*.yaml")):
         raw = read_yaml(path).data
         if not isinstance(raw, dict) or set(raw) - _MANIFEST_KEYS or raw.get("kind") != path.stem:
             raise InputError(
@@ -86,6 +86,109 @@ def _context(
     return builder
 
 
+def sheet_html(
+    kind: str,
+    rules: Rules,
+    *,
+    data: dict[str, Any] | None = None,
+    ruleset: str | None = None,
+    paper: str = "a4",
+    mono: bool = False,
+    fillable: bool = False,
+    bookmarks: tuple[tuple[str, int], ...] = (),
+    doc_title: str | None = None,
+    doc_subject: str | None = None,
+) -> str:
+    """Return the HTML of one sheet of `kind` (arguments as for `render_sheet`).
+
+    Args:
+        bookmarks: (label, level) of PDF outline entries at the sheet's start (packets).
+        doc_title, doc_subject: PDF metadata instead of the manifest's.
+    """
+    from generator.render.templating import render_html
+
+    sheet = get_kind(kind)
+    if paper not in PAPERS:
+        raise InputError(f"--paper {paper}: choose a4 or letter")
+    if fillable and not sheet.fillable:
+        raise InputError(f"--fillable: the {kind} sheet has no write-in fields")
+    if ruleset is None and data is not None and data.get("ruleset") in sheet.rulesets:
+        ruleset = str(data["ruleset"])
+    if ruleset is None and len(sheet.rulesets) == 1:
+        ruleset = sheet.rulesets[0]
+    if ruleset not in sheet.rulesets:
+        raise InputError(f"--ruleset: the {kind} sheet serves {', '.join(sheet.rulesets)}")
+    context = _context(kind)(rules, data, paper, ruleset)
+    about = data.get("title") or data.get("name") if data else None
+    return render_html(
+        sheet.template,
+        doc_title=doc_title or (f"{sheet.title} — {about}" if about else sheet.title),
+        doc_subject=doc_subject or sheet.description,
+        bookmarks=bookmarks,
+        paper=PAPERS[paper],
+        mono=mono,
+        fillable=fillable,
+        **context,
+    )
+
+
+_LAYOUTS: dict[tuple[str, ...], Any] = {}
+
+
+def layout_sheet(
+    kind: str,
+    rules: Rules,
+    *,
+    data: dict[str, Any] | None = None,
+    ruleset: str | None = None,
+    paper: str = "a4",
+    mono: bool = False,
+    fillable: bool = False,
+    cache: bool = True,
+    bookmarks: tuple[tuple[str, int], ...] = (),
+    doc_title: str | None = None,
+    doc_subject: str | None = None,
+) -> Any:
+    """Lay out one sheet into WeasyPrint pages.
+
+    A sheet that depends on no generated data (a quick reference, a card sheet, a blank
+    log) is laid out once per (kind, ruleset, paper, options, bookmarks, rules) and reused.
+    """
+    from generator.render.pdf import layout
+
+    html = sheet_html(
+        kind,
+        rules,
+        data=data,
+        ruleset=ruleset,
+        paper=paper,
+        mono=mono,
+        fillable=fillable,
+        bookmarks=bookmarks,
+        doc_title=doc_title,
+        doc_subject=doc_subject,
+    )
+    if not cache or data is not None:
+        return layout(html, fillable=fillable)
+    key = (
+        kind,
+        str(ruleset),
+        paper,
+        str(mono),
+        str(fillable),
+        repr(bookmarks),
+        rules_fingerprint(rules),
+    )
+    if key not in _LAYOUTS:
+        _LAYOUTS[key] = layout(html, fillable=fillable)
+    return _LAYOUTS[key]
+
+
+def rules_fingerprint(rules: Rules) -> str:
+    """Name the rules a layout was made from: the built-in data, or with house rules."""
+    return "builtin" if not rules.house_files else "|".join(rules.house_files)
+
+
 def render_sheet(
     kind: str,
     rules: Rules,
@@ -106,32 +209,12 @@ def render_sheet(
         mono: black and white only, for laser printers.
         fillable: write-in boxes become PDF form fields.
     """
-    from generator.render.pdf import html_to_pdf
-    from generator.render.templating import render_html
+    from generator.render.pdf import write_pdf
 
-    sheet = get_kind(kind)
-    if paper not in PAPERS:
-        raise InputError(f"--paper {paper}: choose a4 or letter")
-    if fillable and not sheet.fillable:
-        raise InputError(f"--fillable: the {kind} sheet has no write-in fields")
-    if ruleset is None and data is not None and data.get("ruleset") in sheet.rulesets:
-        ruleset = str(data["ruleset"])
-    if ruleset is None and len(sheet.rulesets) == 1:
-        ruleset = sheet.rulesets[0]
-    if ruleset not in sheet.rulesets:
-        raise InputError(f"--ruleset: the {kind} sheet serves {', '.join(sheet.rulesets)}")
-    context = _context(kind)(rules, data, paper, ruleset)
-    name = f" — {data['name']}" if data and "name" in data else ""
-    html = render_html(
-        sheet.template,
-        doc_title=f"{sheet.title}{name}",
-        doc_subject=sheet.description,
-        paper=PAPERS[paper],
-        mono=mono,
-        fillable=fillable,
-        **context,
+    document = layout_sheet(
+        kind, rules, data=data, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable
     )
-    return html_to_pdf(html, fillable=fillable)
+    return write_pdf([document], fillable=fillable)
 
 
 def load_sheet_data(
