@@ -25,6 +25,12 @@ def ensure_dir(folder: Path) -> Path:
     return folder
 
 
+def _umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
 def write_atomic(path: Path, data: bytes) -> Path:
     """Write `data` to `path` through a temporary file and a rename; return `path`."""
     ensure_dir(path.parent)
@@ -37,6 +43,8 @@ def write_atomic(path: Path, data: bytes) -> Path:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
+        # mkstemp makes the file private (0600); output gets the usual mode for the umask
+        os.chmod(temp, 0o666 & ~_umask())
         os.replace(temp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):

@@ -17,6 +17,9 @@ def test_write_atomic_replaces_and_leaves_no_temp_files(tmp_path: Path) -> None:
     write_atomic(target, b"second")
     assert target.read_bytes() == b"second"
     assert sorted(p.name for p in target.parent.iterdir()) == ["out.txt"]
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 def test_a_file_in_the_way_of_the_folder_is_one_clear_error(tmp_path: Path) -> None:
