@@ -1,0 +1,636 @@
+"""The quick reference of one ruleset: every table and rule, grouped to be found fast.
+
+Everything printed comes from the rules, so a house-rules file shows on the sheet by
+itself. This module only decides the order and grouping (`LAYOUT`), which structured
+fields of a table print as columns (`COLUMNS`), whether a table goes across the page, and
+adds the odds of every rolled table from the dice module.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from generator.dice import distribution
+from generator.loading import Axis, Modifier, RuleItem, Rules, Table
+from generator.loading.cells import parse_cell
+from generator.lookup import cell_text
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading of the sheet and the keys of the tables under it, in printed order."""
+
+    title: str
+    tables: tuple[str, ...]
+
+
+def _sections(*spec: tuple[str, str]) -> tuple[Section, ...]:
+    return tuple(Section(title, tuple(keys.split())) for title, keys in spec)
+
+
+# Every table of each ruleset exactly once (the tests check it): the turn and the rules of
+# play in play order, as on the seeds' own reference sheets, then the house set-up tables.
+LAYOUT: dict[str, tuple[Section, ...]] = {
+    "duel": _sections(
+        (
+            "Turns and actions",
+            "sheet-rules action-types action-order attack-order actions record-sheet",
+        ),
+        (
+            "Attacks and parries",
+            "rounding attack parry parry-modifiers blocking resistance-rolls brawling stun",
+        ),
+        ("Wounds", "hit-location wound-effects wound-rules wound-totals"),
+        ("Special actions", "sidestep counterattacks miscellaneous-actions entangle disarm"),
+        (
+            "At sea",
+            "fighting-at-sea rigging rigging-modifiers swimming swimming-modifiers"
+            " drowning drowning-modifiers",
+        ),
+        ("Weapons and armour", "weapons armour loadout armour-worn"),
+        ("Characters", "attributes height expertise fighting-style skills"),
+        ("Scenario", "venue weather scenario"),
+    ),
+    "high-seas": _sections(
+        (
+            "Range and tactics",
+            "range range-notes captains tactics wet-sails hard-turn brilliant-maneuver",
+        ),
+        ("Cannon fire", "guns-bear cannon-fire cannon-hit cannon-modifiers cannon-results damage"),
+        ("Grappling and boarding", "grappling grapple crews crew-fighters boarding boarding-notes"),
+        ("Ships and scenario", "ship-types ship-roll squadron-size weather start-range scenario"),
+    ),
+    "impulse": _sections(
+        ("Sequence of play", "sequence-of-play"),
+        ("Movement", "movement-points hull-type-bonus hull-type-modifiers"),
+        (
+            "Combat",
+            "combat-process damage-effects combat-results damage-modifiers fire-checks"
+            " morale-effects morale-modifiers",
+        ),
+        ("Crew", "crew-status crew-quality morale"),
+        (
+            "Ships and scenario",
+            "ship-classes squadron-size squadron-composition wind weather scenario",
+        ),
+    ),
+    "convoy": _sections(
+        ("Game turn", "turn-sequence battle-clock wind-change"),
+        ("Sailing", "sailing-movement sailing-notes fog fog-roll shallows shallows-dice"),
+        ("Gunnery", "gunnery gunnery-range gunnery-modifiers zero-level"),
+        ("Boarding", "boarding-grapple boarding-fight boarding-result"),
+        ("Damage and prizes", "death-rolls recovery captured-ships struck-ships"),
+        (
+            "Ships and scenario",
+            "ship-markers crew-condition convoy-composition"
+            " raider-composition warship-size merchant-size wind weather scenario",
+        ),
+    ),
+    "tactical": _sections(
+        ("Turn", "turn-phases draw cards"),
+        ("Movement", "movement wind wind-change wind-movement"),
+        (
+            "Broadsides",
+            "broadside-rules ammunition broadside broadside-modifiers"
+            " broadside-attribute zero-ratings",
+        ),
+        ("Boarding and morale", "boarding flight-test flight-modifiers"),
+        (
+            "Fleets",
+            "equipment setup base-ratings ship-types national fleet admiral ship captain crew",
+        ),
+        ("Scenario", "fleet-composition weather scenario"),
+    ),
+    "flob": _sections(
+        ("Turn sequence", "turn-sequence command-phase action-phases"),
+        ("Movement", "sailing-movement tacking tacking-modifiers lost-masts"),
+        ("Repairs and fires", "repairs repair-modifiers fire-fighting fire-fighting-modifiers"),
+        (
+            "Gunnery",
+            "gunnery-procedure critical-hit-rule range-modifiers range-bands"
+            " tactical-modifiers broadside",
+        ),
+        (
+            "Ammunition and damage",
+            "ammunition reloading reload-modifiers ammunition-effects"
+            " ammunition-loading damage-reduction critical-hits",
+        ),
+        ("Striking", "strike-test strike-modifiers"),
+        ("Boarding", "boarding-initiation boarding-initiation-modifiers boarding-resolution"),
+        (
+            "Ships and scenario",
+            "ship-ratings squadron-composition crew-quality captain-quality"
+            " admiral-quality wind weather scenario",
+        ),
+    ),
+}
+
+# The columns of a table whose cells are mappings: field names, "field=heading" to print
+# another heading. "result" (or "printed", "text") is the cell's own text. A one-axis table
+# not listed prints that text or, if its cells have none, every plain field; a two-axis
+# table listed prints the fields in each cell, joined by "/".
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "duel.record-sheet": ("title", "entry", "choices"),
+    "duel.brawling": ("roll", "result"),
+    "duel.weapons": (
+        "type",
+        "damage",
+        "min_str=MinSTR",
+        "adv_str=AdvSTR",
+        "weapon_bonus=weapon bonus",
+        "parry_bonus=parry bonus",
+        "can_parry=can parry",
+        "hands",
+        "weight",
+        "note",
+    ),
+    "duel.attributes": ("abbreviation=abbr.", "result=roll", "used_for=used for"),
+    "duel.venue": ("result", "rules"),
+    "duel.weather": ("result", "wind", "rules"),
+    "high-seas.crew-fighters": ("result", "fraction"),
+    "high-seas.weather": ("result", "wind", "modifier", "rules"),
+    "impulse.ship-classes": (
+        "hull_type=hull type",
+        "guns",
+        "carronades",
+        "hull",
+        "rigging",
+        "crew",
+    ),
+    "impulse.crew-quality": ("result", "quality"),
+    "impulse.crew-status": ("position", "effect_text=effect"),
+    "impulse.wind": ("result", "from_bearing=from°"),
+    "impulse.weather": ("result", "effect_text=effect"),
+    "convoy.wind": ("result", "from_bearing=from°"),
+    "convoy.weather": ("result", "effect_text=effect"),
+    "tactical.ship-types": (
+        "sails",
+        "hull",
+        "crew",
+        "swift_printed=swift",
+        "cannon",
+        "small=small ship",
+    ),
+    "tactical.national": ("result", "bonus"),
+    "tactical.fleet": ("result", "bonus"),
+    "tactical.admiral": ("result", "bonus"),
+    "tactical.ship": ("result", "bonus"),
+    "tactical.captain": ("result", "bonus"),
+    "tactical.crew": ("result", "bonus"),
+    "tactical.ammunition": ("range", "broadside", "losses"),
+    "tactical.wind": ("result", "from_bearing=from°", "downwind_bearing=to°"),
+    "tactical.weather": ("result", "effect_text=effect"),
+    "flob.ammunition-effects": ("broadside", "hull", "crew", "mast"),
+    "flob.ammunition-loading": (
+        "max_range=max range",
+        "reload_actions=reload actions",
+        "critical_hits=critical hits",
+        "round_shot=round shot",
+    ),
+    "flob.ship-ratings": (
+        "result",
+        "rig",
+        "movement_class=move class",
+        "gunnery_class=gunnery class",
+        "range_band=range band",
+        "broadside",
+        "hull",
+        "masts",
+        "mast_rating=mast rating",
+        "crew_parties=crew parties",
+        "guns_range=guns",
+    ),
+    "flob.crew-quality": ("result", "modifier", "beating_option=beating option"),
+    "flob.captain-quality": ("result", "modifier"),
+    "flob.admiral-quality": ("result", "modifier"),
+    "flob.wind": ("result", "from_bearing=from°"),
+    "flob.weather": ("result", "wind_strength=wind", "effect_text=effect"),
+}
+
+TEXT_KEYS = ("result", "printed", "text")
+# a table cell's padding and rule, and a hyphenated heading's longest piece, in characters
+CELL_PADDING = 1.2
+HEADING_WORD = 6
+# a column of the three-column layout holds about this many characters of 7 pt text
+COLUMN_CHARS = 47
+HOUSE_SUFFIX = re.compile(r"\s*\(house table\)\s*$", re.IGNORECASE)
+SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)+)\s*[–-]\s")
+DICE_AT_START = re.compile(r"^\s*(?:basic\s+)?(\d*)[dD](\d+)\b", re.IGNORECASE)
+THRESHOLD = re.compile(r"(\d+) or (better|more|less)")
+POOL_SUCCESS = re.compile(r"each ((\d+)(?: or \d+)*) (?:is a success|hits)")
+NET_MODIFIERS = range(-3, 4)
+
+# Per-row odds of a table whose columns are a roll, by the table's cell format: the name
+# of each extra column and the test on a cell's parsed fields that it counts.
+OUTCOMES: dict[str, tuple[tuple[str, Callable[[Mapping[str, Any]], bool]], ...]] = {
+    "flob-broadside": (
+        ("any damage", lambda f: bool(f["rr"])),
+        ("str", lambda f: bool(f["strike_test"])),
+        ("s", lambda f: bool(f["shattered"])),
+    ),
+}
+
+
+def percent(chance: Fraction) -> str:
+    """Write a chance as a short percentage, halves rounded up: 50%, 13%, 2.8%, 0.5%; 0 as —."""
+    if chance == 0:
+        return "—"
+    value = chance * 100
+    if value.denominator == 1:
+        return f"{value.numerator}%"
+    if value < 10:
+        tenths = math.floor(value * 10 + Fraction(1, 2))
+        return f"{tenths // 10}.{tenths % 10}%"
+    return f"{math.floor(value + Fraction(1, 2))}%"
+
+
+def context(
+    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
+) -> dict[str, Any]:
+    """Return the sheet's sections and its runs of blocks, one block per table."""
+    assert ruleset is not None  # render_sheet settles the ruleset before asking
+    chosen = rules.rulesets[ruleset]
+    sections = []
+    for number, section in enumerate(LAYOUT[ruleset], start=1):
+        blocks = [block(chosen.tables[key]) for key in section.tables]
+        sections.append({"title": section.title, "anchor": f"s{number}", "blocks": blocks})
+    return {
+        "ruleset": {"id": chosen.id, "title": chosen.title, "notes": list(chosen.notes)},
+        "sections": sections,
+        "runs": runs(sections),
+        "house_tables": [f"{short_title(t)} ({t.id})" for t in chosen.tables.values() if t.house],
+    }
+
+
+def runs(sections: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Return the sheet's headings and blocks as runs, each in the columns or across the page.
+
+    A heading goes across with a first table that does.
+    """
+    items: list[tuple[bool, dict[str, Any]]] = []
+    for section in sections:
+        blocks = section["blocks"]
+        heading = {"heading": section["title"], "anchor": section["anchor"]}
+        items.append((bool(blocks) and bool(blocks[0]["wide"]), heading))
+        items += [(bool(b["wide"]), {"block": b}) for b in blocks]
+    out: list[dict[str, Any]] = []
+    for wide, item in items:
+        if not out or out[-1]["wide"] != wide:
+            out.append({"wide": wide, "items": []})
+        out[-1]["items"].append(item)
+    return out
+
+
+def short_title(table: Table) -> str:
+    """Return the title without a trailing "(house table)": the sheet tags those instead."""
+    return HOUSE_SUFFIX.sub("", table.title) or table.title
+
+
+def block(table: Table) -> dict[str, Any]:
+    """Return everything the template prints for one table."""
+    number = SECTION_NUMBER.match(table.source.heading or "")
+    out: dict[str, Any] = {
+        "id": table.id,
+        "title": short_title(table),
+        "number": number[1] if number else "",
+        "house": table.house,
+        "note": table.note or "",
+        "notes": list(table.notes),
+        "params": shown_params(table),
+        "kind": table.kind,
+        "captions": [],
+        "wide": False,
+    }
+    if table.kind == "rules":
+        out["ordered"] = table.ordered
+        out["items"] = [rule_item(item) for item in table.items]
+    elif table.kind == "modifiers":
+        out["roll"] = table.roll or ""
+        out["groups"] = modifier_groups(table.modifiers)
+        out["odds"] = modifier_odds(table)
+    else:
+        out.update(table_grid(table))
+        out["wide"] = grid_is_wide(out)
+    return out
+
+
+def shown_params(table: Table) -> list[dict[str, str]]:
+    """Return the params a reader needs: all of a house table's, else those its note names."""
+    return [
+        {"key": key, "value": plain(value)}
+        for key, value in table.params.items()
+        if table.house or re.search(rf"\b{re.escape(key)}\b", table.note or "")
+    ]
+
+
+def plain(value: Any) -> str:
+    """Write a field or param value for print: lists joined, booleans as yes or no."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {plain(v)}" for k, v in value.items())
+    if isinstance(value, tuple | list):
+        return ", ".join(plain(v) for v in value)
+    return str(value)
+
+
+def signed(value: Any) -> str:
+    """Write a modifier with its sign (+2, -1, 0); printed strings as they are."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:+d}" if value else "0"
+    return str(value)
+
+
+# ---------------------------------------------------------------- rules and modifiers
+
+
+def rule_item(item: RuleItem) -> dict[str, Any]:
+    return {
+        "label": item.label or "",
+        "text": item.text,
+        "items": [rule_item(sub) for sub in item.items],
+    }
+
+
+def modifier_groups(modifiers: Sequence[Modifier]) -> list[dict[str, Any]]:
+    """Return the modifiers in printed order, each run of one group under its sub-heading.
+
+    A note every line of a group shares is printed once, beside the sub-heading.
+    """
+    groups: list[dict[str, Any]] = []
+    for mod in modifiers:
+        if not groups or groups[-1]["group"] != (mod.group or ""):
+            groups.append({"group": mod.group or "", "note": "", "items": []})
+        per = mod.per or ""
+        if _fold(per) in _fold(mod.label):
+            per = ""  # the label already says "for each ..."
+        groups[-1]["items"].append(
+            {"label": mod.label, "value": signed(mod.value), "per": per, "note": mod.note or ""}
+        )
+    for group in groups:
+        notes = {item["note"] for item in group["items"]}
+        if group["group"] and len(group["items"]) > 1 and len(notes) == 1 and "" not in notes:
+            group["note"] = notes.pop()
+            for item in group["items"]:
+                item["note"] = ""
+    return groups
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"[\W_]+", " ", text.casefold()).strip()
+
+
+def modifier_odds(table: Table) -> dict[str, Any] | None:
+    """Return the odds of the roll a modifiers list changes, where the roll names its dice.
+
+    A roll against a target ("2d6, 5 or better succeeds") gets its chance for each net
+    modifier; a pool of dice that count successes ("Basic 4D6 ...; each 5 or 6 is a
+    success") gets the chance of each number of successes of the basic pool.
+    """
+    roll = table.roll or ""
+    dice = DICE_AT_START.match(roll)
+    if dice is None:
+        return None
+    count, sides = int(dice[1] or 1), int(dice[2])
+    target = THRESHOLD.search(roll)
+    pool = POOL_SUCCESS.search(roll)
+    if target is not None:
+        dist = distribution(f"{count}d{sides}")
+        number, below = int(target[1]), target[2] == "less"
+        cells = []
+        for net in NET_MODIFIERS:
+            chance = sum(
+                (p for v, p in dist.items() if (v + net <= number if below else v + net >= number)),
+                Fraction(0),
+            )
+            cells.append({"key": signed(net), "chance": percent(chance) if chance else "0%"})
+        return {"head": "Net modifier", "label": f"{target[0]} on {count}d{sides}", "cells": cells}
+    if pool is not None and count > 1:
+        dist = distribution(f"{count}d{sides}>={pool[2]}")
+        cells = [
+            {"key": str(n), "chance": percent(dist.get(n, Fraction(0)))} for n in range(count + 1)
+        ]
+        return {"head": "Successes", "label": f"on {count}d{sides}, each {pool[1]}", "cells": cells}
+    return None
+
+
+# ---------------------------------------------------------------- tables
+
+
+def axis_title(axis: Axis) -> str:
+    return axis.title or axis.name.replace("_", " ")
+
+
+def value_chances(axis: Axis) -> list[Fraction]:
+    """Return the chance of each value of a rolled axis on the unmodified dice."""
+    assert axis.dice is not None
+    dist = distribution(axis.dice)
+    return [
+        sum((p for total, p in dist.items() if value.contains(total)), Fraction(0))
+        for value in axis.values
+    ]
+
+
+def _spec(table: Table) -> list[tuple[str, str]] | None:
+    spec = COLUMNS.get(table.id)
+    if spec is None:
+        return None
+    columns = []
+    for entry in spec:
+        key, _, heading = entry.partition("=")
+        columns.append((key, heading or key.replace("_", " ")))
+    return columns
+
+
+def columns_of(table: Table) -> list[tuple[str, str]]:
+    """Return (field, heading) of each printed column of a one-axis table.
+
+    The field "" is the cell's own text (printed under "Result" if the axis is a roll).
+    """
+    spec = _spec(table)
+    if spec is not None:
+        return spec
+    first = table.cells[0] if table.cells else None
+    if not isinstance(first, Mapping) or any(key in first for key in TEXT_KEYS):
+        return [("", "Result" if table.axes[0].dice else "")]
+    keys: list[str] = []
+    for cell in table.cells:
+        keys += [k for k, v in cell.items() if k not in keys and not isinstance(v, Mapping)]
+    return [(key, key.replace("_", " ")) for key in keys]
+
+
+def field_text(cell: Any, key: str) -> str:
+    """Return one column of a cell: its own text for "" or a text key, else the field."""
+    if not isinstance(cell, Mapping) or key == "":
+        return cell_text(cell)
+    if key in cell:
+        return plain(cell[key])
+    return cell_text(cell) if key in TEXT_KEYS else "—"
+
+
+def cell_chance(table: Table, cell: Any) -> str:
+    """Return the chance a target cell succeeds: a d6 target, or a number to roll under."""
+    if isinstance(cell, Mapping):
+        return ""
+    if table.cell_format == "d6-target":
+        faces = parse_cell("d6-target", cell)["faces"]
+        return percent(Fraction(len(faces), 6)) if faces else ""
+    die = table.params.get("die")
+    if table.params.get("roll_under") and isinstance(die, str) and isinstance(cell, int):
+        dist = distribution(die)
+        return percent(sum((p for v, p in dist.items() if v <= cell), Fraction(0)))
+    return ""
+
+
+def target_caption(table: Table) -> str:
+    if table.cell_format == "d6-target":
+        return "%: chance of rolling the target on 1d6 (before modifiers)."
+    return f"%: chance of rolling the number or less on {table.params.get('die')}."
+
+
+def odds_caption(axis: Axis, what: str) -> str | None:
+    """Say which dice the odds are for, unless the axis heading already does."""
+    assert axis.dice is not None
+    if axis.modified:
+        return f"{what}: chance on {axis.dice} before modifiers."
+    if axis.dice.casefold() in axis_title(axis).casefold():
+        return None
+    return f"{what}: chance on {axis.dice}."
+
+
+def table_grid(table: Table) -> dict[str, Any]:
+    """Lay out a table of kind ``table`` as a grid: headings, rows of cells, odds."""
+    if len(table.axes) == 1:
+        return one_axis_grid(table)
+    return two_axis_grid(table)
+
+
+def one_axis_grid(table: Table) -> dict[str, Any]:
+    axis = table.axes[0]
+    columns = columns_of(table)
+    chances = value_chances(axis) if axis.dice else None
+    rows = []
+    targets = False
+    for i, (value, cell) in enumerate(zip(axis.values, table.cells, strict=True)):
+        cells = []
+        for key, _ in columns:
+            chance = cell_chance(table, cell) if key == "" else ""
+            targets = targets or bool(chance)
+            cells.append({"text": field_text(cell, key), "chance": chance})
+        extra = [percent(chances[i])] if chances is not None else []
+        rows.append({"label": value.label, "cells": cells, "extra": extra})
+    captions: list[str | None] = []
+    if chances is not None:
+        captions.append(odds_caption(axis, "Odds"))
+    if targets:
+        captions.append(target_caption(table))
+    return {
+        "corner": axis_title(axis),
+        "col_title": "",
+        "heads": [heading for _, heading in columns],
+        "extra_heads": ["Odds"] if chances is not None else [],
+        "odds_row": None,
+        "rows": rows,
+        "captions": [c for c in captions if c],
+    }
+
+
+def two_axis_grid(table: Table) -> dict[str, Any]:
+    row_axis, col_axis = table.axes[0], table.axes[1]
+    spec = _spec(table)
+    row_chances = value_chances(row_axis) if row_axis.dice else None
+    col_chances = value_chances(col_axis) if col_axis.dice else None
+    outcomes = OUTCOMES.get(table.cell_format or "", ()) if col_chances else ()
+    rows = []
+    targets = False
+    for i, (value, line) in enumerate(zip(row_axis.values, table.cells, strict=True)):
+        cells = []
+        for cell in line:
+            chance = cell_chance(table, cell)
+            targets = targets or bool(chance)
+            if spec and isinstance(cell, Mapping):
+                text = "/".join(field_text(cell, key) for key, _ in spec)
+            else:
+                text = cell_text(cell)
+            cells.append({"text": text, "chance": chance})
+        extra = [percent(row_chances[i])] if row_chances is not None else []
+        if outcomes and col_chances is not None and table.cell_format:
+            parsed = [parse_cell(table.cell_format, cell) for cell in line]
+            for _, test in outcomes:
+                hits = (p for p, f in zip(col_chances, parsed, strict=True) if test(f))
+                extra.append(percent(sum(hits, Fraction(0))))
+        rows.append({"label": value.label, "cells": cells, "extra": extra})
+    extra_heads = ["Odds"] if row_chances is not None else []
+    captions: list[str | None] = []
+    if spec:
+        captions.append(f"Each cell: {'/'.join(heading for _, heading in spec)}.")
+    if row_chances is not None:
+        captions.append(odds_caption(row_axis, "Odds"))
+    if col_chances is not None:
+        captions.append(odds_caption(col_axis, "Odds row"))
+    if outcomes:
+        names = [name for name, _ in outcomes]
+        extra_heads += names
+        counted = " and of ".join([", of ".join(names[:-1]), names[-1]] if names[1:] else names)
+        captions.append(f"Right: the chance on {col_axis.dice} of {counted}, row by row.")
+    if targets:
+        captions.append(target_caption(table))
+    return {
+        "corner": axis_title(row_axis),
+        "col_title": axis_title(col_axis),
+        "heads": list(col_axis.labels),
+        "extra_heads": extra_heads,
+        "odds_row": [percent(c) for c in col_chances] if col_chances is not None else None,
+        "rows": rows,
+        "captions": [c for c in captions if c],
+    }
+
+
+def grid_is_wide(grid: Mapping[str, Any]) -> bool:
+    """Return whether a grid is better printed across the page than in one column.
+
+    It must go across when its longest words do not fit side by side in a column, and
+    should when it would be more than three times as tall in a column as across the page
+    (across, it takes the height of all three columns).
+    """
+    table = [
+        [row["label"]] + [f"{c['text']} {c['chance']}" for c in row["cells"]] + row["extra"]
+        for row in grid["rows"]
+    ]
+    if grid["odds_row"]:
+        table.append(["odds", *grid["odds_row"], *["" for _ in grid["extra_heads"]]])
+    heads = [grid["corner"], *grid["heads"], *grid["extra_heads"]]
+    # headings may hyphenate (the stylesheet lets them), so their words count as short
+    least = sum(
+        max([min(_longest_word(head), HEADING_WORD)] + [_longest_word(row[i]) for row in table])
+        + CELL_PADDING
+        for i, head in enumerate(heads)
+    )
+    if least > COLUMN_CHARS:
+        return True
+    natural = [
+        max(len(text) for text in [head] + [row[i] for row in table]) + CELL_PADDING
+        for i, head in enumerate(heads)
+    ]
+    return _lines(table, natural, COLUMN_CHARS) > 3.3 * _lines(table, natural, COLUMN_CHARS * 3)
+
+
+def _longest_word(text: str) -> int:
+    return max((len(word) for word in re.split(r"\s+|(?<=-)", text)), default=0)
+
+
+def _lines(table: list[list[str]], natural: Sequence[float], width: float) -> int:
+    """Estimate the lines a table takes at `width` characters, shared as browsers share."""
+    total = sum(natural)
+    shares = [max(width * n / total, 3.0) if total > width else float(n) for n in natural]
+    return sum(
+        max(
+            -(-len(text) // max(int(share) - 1, 1)) for text, share in zip(row, shares, strict=True)
+        )
+        for row in table
+    )

@@ -1,0 +1,279 @@
+"""The quick reference: every table of a ruleset, with the odds of rolled ones, in 4 pages.
+
+Each ruleset is laid out once per paper (A4 in colour, Letter in black and white: the two
+differ only in colours, which one test checks) and read back with pypdf; the layout boxes
+are checked for text under 7 pt and for anything wider than its column.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from generator.loading import Rules, load_rules
+from generator.render.kinds import quick_reference as qr
+from generator.render.sheets import get_kind, layout_sheet, render_sheet, sheet_html
+from tests.conftest import FIXTURES
+
+PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
+RULESETS = ("duel", "high-seas", "impulse", "convoy", "tactical", "flob")
+# cells, headings and odds that must come through (whitespace is ignored when comparing)
+SAMPLES = {
+    "duel": ["haymaker, grapple, tackle (+3m)", "Rapier and main gauche", "MinSTR", "2.8%"],
+    "high-seas": ["Roll 2d6+speed. Winner alters range by 1.", "Ship of the line", "30%"],
+    "impulse": [
+        "11R1H1C",
+        "2H2R2C",
+        "Heavy frigate (44)",
+        "0.5%",
+        "chance on 3d6 before modifiers",
+    ],
+    "convoy": [
+        "Turn (spin) 1 face within existing hex.",
+        "8 merchants, 2 escorts",
+        "Opportunity or return shoot",
+    ],
+    "tactical": ["Grapeshot gets +2 to Broadside Table Roll", "Escort/Patrol", "Small Frigate"],
+    "flob": [
+        "3rr, s",
+        "12 or better",
+        "-8 or worse",
+        "any damage",
+        "5 or better on 2d6",
+        "1/0/0/0",
+    ],
+}
+SEVEN_PT_PX = 7 * 96 / 72
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def read(pdf: bytes) -> PdfReader:
+    return PdfReader(io.BytesIO(pdf))
+
+
+def page_size(reader: PdfReader) -> tuple[float, float]:
+    box = reader.pages[0].mediabox
+    return round(float(box.width), 1), round(float(box.height), 1)
+
+
+def text_of(reader: PdfReader) -> str:
+    return squash("".join(page.extract_text() for page in reader.pages))
+
+
+def colours(reader: PdfReader) -> set[str]:
+    """Return every colour the pages set (fill and stroke operands)."""
+    found = set()
+    for page in reader.pages:
+        data = page.get_contents().get_data().decode("latin-1")
+        for match in re.finditer(r"((?:-?[\d.]+\s+){1,4})(rg|RG|g|G|k|K|scn|SCN|sc|SC)\b", data):
+            found.add(" ".join(match[1].split()))
+    return found
+
+
+def boxes(box: Any) -> Iterator[Any]:
+    yield box
+    for child in getattr(box, "children", None) or []:
+        yield from boxes(child)
+
+
+def layout_problems(document: Any) -> list[str]:
+    """Return text set under 7 pt and boxes that stick out of their column or table cell."""
+    problems = []
+    for number, page in enumerate(document.pages, start=1):
+        for box in boxes(page._page_box):
+            name = type(box).__name__
+            if (
+                name == "TextBox"
+                and box.text.strip()
+                and box.style["font_size"] < SEVEN_PT_PX - 0.01
+            ):
+                problems.append(f"page {number}: '{box.text}' under 7 pt")
+            element = getattr(box, "element", None)
+            if name == "TableCellBox":
+                right = box.content_box_x() + box.width
+                problems += [
+                    f"page {number}: '{inner.text}' runs out of its cell"
+                    for inner in boxes(box)
+                    if type(inner).__name__ == "TextBox"
+                    and inner.position_x + inner.width > right + 0.6
+                ]
+            elif element is not None and "flow" in (element.get("class") or "").split():
+                for column in box.children:
+                    right = column.content_box_x() + column.width
+                    problems += [
+                        f"page {number}: {type(inner).__name__} wider than its column"
+                        for inner in boxes(column)
+                        if hasattr(inner, "margin_width")
+                        and inner.position_x + inner.margin_width() > right + 0.5
+                    ]
+    return problems
+
+
+# ---------------------------------------------------------------- the layout spec
+
+
+def test_the_sheet_serves_every_ruleset_that_has_a_layout() -> None:
+    assert set(get_kind("quick-reference").rulesets) == set(qr.LAYOUT) == set(RULESETS)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_layout_names_every_table_exactly_once(rules: Rules, ruleset: str) -> None:
+    named = [key for section in qr.LAYOUT[ruleset] for key in section.tables]
+    assert sorted(named) == sorted(rules.rulesets[ruleset].tables)
+    assert len(named) == len(set(named))
+    assert all(section.tables for section in qr.LAYOUT[ruleset])
+
+
+def test_columns_name_fields_the_cells_have(rules: Rules) -> None:
+    for table_id, spec in qr.COLUMNS.items():
+        table = rules.table(table_id)
+        cells = [c for row in table.cells for c in (row if isinstance(row, tuple) else (row,))]
+        for entry in spec:
+            field = entry.partition("=")[0]
+            assert field in qr.TEXT_KEYS or any(field in cell for cell in cells), entry
+
+
+# ---------------------------------------------------------------- odds (no PDF needed)
+
+
+def test_broadside_odds_per_attack_number(rules: Rules) -> None:
+    block = qr.block(rules.table("flob.broadside"))
+    assert block["wide"]
+    assert block["extra_heads"] == ["any damage", "str", "s"]
+    assert block["odds_row"][:3] == ["2.8%", "5.6%", "8.3%"]  # 2, 3 and 4 on 2d6
+    rows = {row["label"]: row["extra"] for row in block["rows"]}
+    # 12 or better: s on 2-4 (6/36), str on 5 (4/36), damage on every roll
+    assert rows["12 or better"] == ["100%", "11%", "17%"]
+    assert rows["0"] == ["58%", "—", "—"]  # damage on 2-7: 21/36
+    assert rows["-8 or worse"] == ["2.8%", "—", "—"]
+    assert "of any damage, of str and of s" in block["captions"][-1]
+
+
+def test_rolled_tables_show_the_chance_of_each_row(rules: Rules) -> None:
+    squadron = qr.block(rules.table("flob.squadron-composition"))
+    assert squadron["extra_heads"] == ["Odds"]
+    assert [row["extra"][0] for row in squadron["rows"]][:4] == ["2.8%", "5.6%", "50%", "14%"]
+    assert squadron["captions"] == []  # the heading already says 2d6
+
+    damage = qr.block(rules.table("impulse.damage-effects"))
+    chances = {row["label"]: row["extra"][0] for row in damage["rows"]}
+    assert (chances[">21"], chances["18"], chances["10"], chances["<0"]) == (
+        "—",
+        "0.5%",
+        "13%",
+        "—",
+    )
+    assert damage["captions"] == ["Odds: chance on 3d6 before modifiers."]
+
+    broadside = qr.block(rules.table("tactical.broadside"))
+    assert [row["extra"][0] for row in broadside["rows"]] == ["50%", "40%", "10%", "—"]
+
+
+def test_targets_show_their_chance(rules: Rules) -> None:
+    repairs = qr.block(rules.table("flob.repairs"))
+    assert repairs["rows"][0]["cells"][0] == {"text": "4, 5 or 6", "chance": "50%"}
+    assert "1d6" in repairs["captions"][-1]
+    cannon = qr.block(rules.table("high-seas.cannon-hit"))
+    assert cannon["rows"][0]["cells"][0] == {"text": "6", "chance": "30%"}
+    assert cannon["rows"][3]["cells"][0] == {"text": "automatic", "chance": ""}
+
+
+def test_modifier_lists_show_the_odds_by_net_modifier(rules: Rules) -> None:
+    tacking = qr.block(rules.table("flob.tacking-modifiers"))["odds"]
+    assert tacking["label"] == "5 or better on 2d6"
+    by_net = {cell["key"]: cell["chance"] for cell in tacking["cells"]}
+    assert (by_net["-3"], by_net["0"], by_net["+3"]) == ("42%", "83%", "100%")
+    flight = qr.block(rules.table("tactical.flight-modifiers"))["odds"]
+    assert flight["label"] == "2 or less on 1d6"
+    assert {c["key"]: c["chance"] for c in flight["cells"]}["0"] == "33%"
+    assert qr.block(rules.table("flob.tactical-modifiers"))["odds"] is None  # no dice named
+    pool = qr.block(rules.table("convoy.boarding-fight"))["odds"]
+    assert (pool["head"], pool["label"]) == ("Successes", "on 4d6, each 5 or 6")
+    assert [c["chance"] for c in pool["cells"]] == ["20%", "40%", "30%", "9.9%", "1.2%"]
+
+
+def test_a_note_every_line_of_a_group_shares_is_printed_once(rules: Rules) -> None:
+    groups = qr.block(rules.table("flob.strike-modifiers"))["groups"]
+    admiral = next(g for g in groups if g["group"].startswith("Admiral"))
+    assert admiral["note"] == "(Only if he is on board ship)"
+    assert all(item["note"] == "" for item in admiral["items"])
+
+
+def test_percent() -> None:
+    from fractions import Fraction
+
+    assert [qr.percent(Fraction(n, d)) for n, d in [(1, 2), (1, 6), (1, 36), (1, 216), (0, 1)]] == [
+        "50%",
+        "17%",
+        "2.8%",
+        "0.5%",
+        "—",
+    ]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_house_tables_are_tagged_and_listed(rules: Rules, ruleset: str) -> None:
+    sheet = qr.context(rules, None, "a4", ruleset)
+    house = [t for t in rules.rulesets[ruleset].tables.values() if t.house]
+    assert house, "every ruleset has house set-up tables"
+    assert sheet["house_tables"] == [f"{qr.short_title(t)} ({t.id})" for t in house]
+    tagged = {b["id"] for s in sheet["sections"] for b in s["blocks"] if b["house"]}
+    assert tagged == {t.id for t in house}
+
+
+# ---------------------------------------------------------------- the PDFs
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize(("paper", "mono"), [("a4", False), ("letter", True)])
+def test_quick_reference(rules: Rules, ruleset: str, paper: str, mono: bool) -> None:
+    document = layout_sheet("quick-reference", rules, ruleset=ruleset, paper=paper, mono=mono)
+    assert layout_problems(document) == []
+    reader = read(render_sheet("quick-reference", rules, ruleset=ruleset, paper=paper, mono=mono))
+    assert 1 <= len(reader.pages) <= 4
+    assert page_size(reader) == PAGE_SIZES[paper]
+    content = text_of(reader)
+    chosen = rules.rulesets[ruleset]
+    missing = [t.id for t in chosen.tables.values() if squash(qr.short_title(t)) not in content]
+    assert missing == []
+    for sample in SAMPLES[ruleset]:
+        assert squash(sample) in content, sample
+    assert squash("House tables used") in content
+    assert all(squash(t.id) in content for t in chosen.tables.values() if t.house)
+    assert reader.metadata is not None
+    assert chosen.title in str(reader.metadata.title)
+    assert chosen.title in str(reader.metadata.subject)
+    if mono:
+        assert colours(reader) <= {"0 0 0", "1 1 1", "0", "1"}
+    else:
+        assert len(colours(reader)) > 3
+
+
+def test_mono_lays_out_as_the_colour_sheet(rules: Rules) -> None:
+    def words(mono: bool) -> list[list[str]]:
+        document = layout_sheet("quick-reference", rules, ruleset="flob", paper="letter", mono=mono)
+        return [
+            [box.text for box in boxes(page._page_box) if type(box).__name__ == "TextBox"]
+            for page in document.pages
+        ]
+
+    assert words(mono=False) == words(mono=True)
+
+
+def test_a_house_rules_file_shows_on_the_sheet() -> None:
+    house = load_rules(FIXTURES / "house" / "ok.yaml")
+    page = html.unescape(sheet_html("quick-reference", house, ruleset="tactical", paper="a4"))
+    content = squash(re.sub(r"<[^>]+>", " ", page))
+    assert squash("Wind change (club rule)") in content
+    assert squash("Club rule replacing the seed's 1-5 stays, 6 changes.") in content
+    assert squash("Wind change (club rule) (tactical.wind-change)") in content  # small print
+    assert squash("5-6 The wind changes: roll on the wind table 33%") in content
