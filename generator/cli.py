@@ -482,6 +482,136 @@ def sheet_command(
     typer.echo(f"wrote {target}")
 
 
+PaperOption = Annotated[str, typer.Option("--paper", help="a4 or letter.")]
+MonoOption = Annotated[
+    bool, typer.Option("--mono", help="Black and white only, for laser printers.")
+]
+FillableOption = Annotated[
+    bool, typer.Option("--fillable", help="Make write-in boxes PDF form fields.")
+]
+BalancedOption = Annotated[
+    bool, typer.Option("--balanced", help="Reroll until the sides' strengths are within 10 %.")
+]
+
+
+@app.command("packet")
+def packet_command(
+    ruleset: Annotated[str, typer.Argument(help="The ruleset (default tactical).")] = "tactical",
+    seed: SeedOption = None,
+    from_file: FromOption = None,
+    paper: PaperOption = "a4",
+    mono: MonoOption = False,
+    fillable: FillableOption = False,
+    handouts: Annotated[
+        bool, typer.Option("--handouts", help="Also write one PDF per side for the players.")
+    ] = False,
+    balanced: BalancedOption = False,
+    rules_file: RulesOption = None,
+    output: OutputFile = None,
+) -> None:
+    """Make a game-night packet: briefing, each side's roster and logs, quick reference,
+    cards, counters and map, bookmarked, each side starting on an odd page.
+
+    Example: quartermaster packet tactical --seed 1805 --paper letter --handouts
+    """
+    from generator.generate.scenario import read_scenario, roll_scenario
+    from generator.loading import load_rules
+    from generator.output import write_atomic
+    from generator.pdf.packet import build_packet, check_packet_options
+
+    paper = paper.lower()
+    check_packet_options(paper)
+    rules = load_rules(rules_file)
+    if ruleset not in rules.rulesets:
+        raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+    if from_file is not None and seed is not None:
+        raise InputError("give --from or --seed, not both")
+    if from_file is not None:
+        scenario = read_scenario(from_file, rules, ruleset)
+    else:
+        scenario = roll_scenario(rules, ruleset, _seed(seed), balanced=balanced)
+    packet = build_packet(rules, scenario, paper=paper, mono=mono, fillable=fillable)
+    suffix = "".join(
+        part
+        for part, on in (("-letter", paper == "letter"), ("-mono", mono), ("-fillable", fillable))
+        if on
+    )
+    target = output or Path("output") / f"packet-{ruleset}-{scenario['seed']}{suffix}.pdf"
+    write_atomic(target, packet.write())
+    typer.echo(f"wrote {target}")
+    if handouts:
+        for index, side in enumerate(scenario["sides"]):
+            handout = target.with_name(f"{target.stem}-side{index + 1}.pdf")
+            write_atomic(handout, packet.write(sides={index}))
+            typer.echo(f"wrote {handout} ({side.get('name', '')})")
+
+
+@app.command("batch")
+def batch_command(
+    ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. tactical.")],
+    count: Annotated[int, typer.Option("--count", help="How many packets.", min=1)],
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="Folder for the batch.", file_okay=False)
+    ],
+    seed: SeedOption = None,
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 2,
+    balanced: BalancedOption = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Finish an interrupted batch, keeping whole packets.")
+    ] = False,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Lay every page out afresh (same bytes, slower).")
+    ] = False,
+    paper: PaperOption = "a4",
+    mono: MonoOption = False,
+    fillable: FillableOption = False,
+    rules_file: RulesOption = None,
+) -> None:
+    """Make a convention batch: COUNT different, reproducible packets with a manifest.
+
+    Example: quartermaster batch tactical --count 40 --seed 2026 -o con/
+    """
+    from generator.loading import load_rules
+    from generator.pdf.batch import BatchOptions, read_manifest, run_batch
+    from generator.pdf.packet import check_packet_options
+
+    paper = paper.lower()
+    check_packet_options(paper)
+    rules = load_rules(rules_file)
+    if ruleset not in rules.rulesets:
+        raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+    if seed is None and resume:
+        existing = read_manifest(output)
+        seed = int(existing["seed"]) if existing else None
+    options = BatchOptions(
+        ruleset=ruleset,
+        seed=_seed(seed),
+        count=count,
+        balanced=balanced,
+        paper=paper,
+        mono=mono,
+        fillable=fillable,
+        cache=not no_cache,
+        rules_file=str(rules_file) if rules_file else None,
+    )
+    if sys.stderr.isatty():
+        from rich.progress import Progress
+
+        with Progress(transient=False) as bar:
+            task = bar.add_task(f"{ruleset} packets", total=count)
+            manifest = run_batch(
+                output,
+                options,
+                jobs=jobs,
+                resume=resume,
+                progress=lambda done, total: bar.update(task, completed=done),
+            )
+    else:
+        manifest = run_batch(output, options, jobs=jobs, resume=resume)
+    pages = sum(p["pages"] for p in manifest["packets"])
+    typer.echo(f"wrote {len(manifest['packets'])} packets ({pages} pages) to {output}")
+
+
 def _seed(seed: int | None) -> int:
     if seed is None:
         chosen = fresh_seed()

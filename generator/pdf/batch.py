@@ -1,0 +1,254 @@
+"""Convention batches: many different, reproducible packets, in parallel, resumable.
+
+Seeds are drawn from the batch seed, so the same batch seed gives the same packets. Each
+packet is written atomically and entered in DIR/manifest.json (rewritten atomically after
+every packet), so an interrupted batch leaves only whole files, each listed with its
+checksum; ``resume`` keeps every packet whose file still matches and makes the rest.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import random
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import InputError
+from generator.output import ensure_dir, write_atomic
+
+MANIFEST = "manifest.json"
+MAX_COUNT = 10_000
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    """What every packet of a batch shares; a resumed batch must match it."""
+
+    ruleset: str
+    seed: int
+    count: int
+    balanced: bool = False
+    paper: str = "a4"
+    mono: bool = False
+    fillable: bool = False
+    cache: bool = True
+    rules_file: str | None = None
+
+    def key(self) -> dict[str, Any]:
+        """The manifest fields that identify the batch (cache is not one: same bytes)."""
+        return {
+            "ruleset": self.ruleset,
+            "seed": self.seed,
+            "count": self.count,
+            "balanced": self.balanced,
+            "paper": self.paper,
+            "mono": self.mono,
+            "fillable": self.fillable,
+            "rules": self.rules_file,
+        }
+
+
+def batch_seeds(seed: int, count: int) -> list[int]:
+    """Return `count` distinct packet seeds drawn from the batch `seed`."""
+    rng = random.Random(f"batch:{seed}")
+    seeds: list[int] = []
+    seen: set[int] = set()
+    while len(seeds) < count:
+        candidate = rng.randrange(1, 2**31)
+        if candidate not in seen:
+            seen.add(candidate)
+            seeds.append(candidate)
+    return seeds
+
+
+def packet_name(ruleset: str, index: int, seed: int) -> str:
+    return f"{index + 1:03d}-{ruleset}-{seed}.pdf"
+
+
+def make_packet(options: BatchOptions, index: int, seed: int, folder: str) -> dict[str, Any]:
+    """Roll, lay out and write one packet of the batch; return its manifest entry."""
+    from pypdf import PdfReader
+
+    from generator.generate.scenario import roll_scenario
+    from generator.loading import load_rules
+    from generator.pdf.packet import build_packet
+
+    rules = load_rules(Path(options.rules_file) if options.rules_file else None)
+    scenario = roll_scenario(rules, options.ruleset, seed, balanced=options.balanced)
+    packet = build_packet(
+        rules,
+        scenario,
+        paper=options.paper,
+        mono=options.mono,
+        fillable=options.fillable,
+        cache=options.cache,
+    )
+    pdf = packet.write()
+    name = packet_name(options.ruleset, index, seed)
+    write_atomic(Path(folder) / name, pdf)
+    balance = scenario.get("balance", {})
+    return {
+        "index": index + 1,
+        "seed": seed,
+        "file": name,
+        "pages": len(PdfReader(io.BytesIO(pdf)).pages),
+        "sha256": hashlib.sha256(pdf).hexdigest(),
+        "title": scenario["title"],
+        "sides": [side.get("name", "") for side in scenario["sides"]],
+        "strengths": balance.get("strengths", []),
+    }
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """Return the manifest in `folder`, or None if there is none."""
+    path = folder / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path}: cannot read the manifest: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("packets"), list):
+        raise InputError(f"{path}: not a Quartermaster batch manifest")
+    return data
+
+
+def _write_manifest(
+    folder: Path, options: BatchOptions, entries: dict[int, dict[str, Any]]
+) -> None:
+    packets = [entries[i] for i in sorted(entries)]
+    data = {**options.key(), "packets": packets}
+    write_atomic(
+        folder / MANIFEST, (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()
+    )
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["index", "seed", "file", "pages", "sha256", "title", "sides"])
+    for p in packets:
+        writer.writerow(
+            [
+                p["index"],
+                p["seed"],
+                p["file"],
+                p["pages"],
+                p["sha256"],
+                p["title"],
+                " | ".join(p["sides"]),
+            ]
+        )
+    write_atomic(folder / "manifest.csv", text.getvalue().encode("utf-8"))
+
+
+def _clean_leftovers(folder: Path) -> None:
+    for leftover in folder.glob(".*.part"):
+        leftover.unlink(missing_ok=True)
+
+
+def plan_batch(
+    folder: Path, options: BatchOptions, resume: bool
+) -> tuple[dict[int, dict[str, Any]], list[int]]:
+    """Return the entries to keep and the indices still to make."""
+    seeds = batch_seeds(options.seed, options.count)
+    existing = read_manifest(folder)
+    if existing is not None and not resume:
+        raise InputError(
+            f"{folder}: already holds a batch (manifest.json); add --resume to finish it, "
+            "or choose another folder"
+        )
+    kept: dict[int, dict[str, Any]] = {}
+    if existing is not None:
+        theirs = {k: existing.get(k) for k in options.key()}
+        if theirs != options.key():
+            differ = ", ".join(k for k in options.key() if theirs[k] != options.key()[k])
+            raise InputError(f"{folder}: the batch there was made with other options ({differ})")
+        for entry in existing["packets"]:
+            index = int(entry.get("index", 0)) - 1
+            matches = 0 <= index < options.count and entry.get("seed") == seeds[index]
+            if matches and _sha256(folder / str(entry.get("file"))) == entry.get("sha256"):
+                kept[index] = entry
+    todo = [i for i in range(options.count) if i not in kept]
+    return kept, todo
+
+
+def run_batch(
+    folder: Path,
+    options: BatchOptions,
+    *,
+    jobs: int = 1,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Make (or finish) a batch in `folder` with `jobs` worker processes; return the manifest."""
+    if not 1 <= options.count <= MAX_COUNT:
+        raise InputError(f"--count {options.count}: between 1 and {MAX_COUNT}")
+    if jobs < 1:
+        raise InputError(f"--jobs {jobs}: at least 1")
+    ensure_dir(folder)
+    _clean_leftovers(folder)
+    entries, todo = plan_batch(folder, options, resume)
+    seeds = batch_seeds(options.seed, options.count)
+    _write_manifest(folder, options, entries)
+    done = len(entries)
+    if progress:
+        progress(done, options.count)
+    for entry in _run(options, todo, seeds, folder, jobs):
+        entries[entry["index"] - 1] = entry
+        _write_manifest(folder, options, entries)
+        done += 1
+        if progress:
+            progress(done, options.count)
+    write_index(folder, options, [entries[i] for i in sorted(entries)])
+    data = read_manifest(folder)
+    assert data is not None
+    return data
+
+
+def _run(
+    options: BatchOptions, todo: list[int], seeds: list[int], folder: Path, jobs: int
+) -> Iterator[dict[str, Any]]:
+    if jobs == 1 or len(todo) <= 1:
+        for index in todo:
+            yield make_packet(options, index, seeds[index], str(folder))
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(make_packet, options, i, seeds[i], str(folder)) for i in todo]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def write_index(folder: Path, options: BatchOptions, packets: list[dict[str, Any]]) -> Path:
+    """Write DIR/index.pdf: every scenario of the batch with its seed, sides and file."""
+    from generator.render.pdf import html_to_pdf
+    from generator.render.sheets import PAPERS
+    from generator.render.templating import render_html
+
+    html = render_html(
+        "batch_index.html.j2",
+        doc_title=f"Batch index — {options.ruleset}, seed {options.seed}",
+        doc_subject=f"{len(packets)} scenarios of {options.ruleset} from batch seed {options.seed}",
+        bookmarks=(),
+        paper=PAPERS[options.paper],
+        mono=options.mono,
+        fillable=False,
+        options=options.key(),
+        packets=packets,
+    )
+    return write_atomic(folder / "index.pdf", html_to_pdf(html))

@@ -1,0 +1,123 @@
+"""Game-night packets: contents, bookmarks, odd-page sides, metadata, same bytes, handouts."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from generator.generate.base import get_generator
+from generator.generate.scenario import roll_scenario
+from generator.loading import RULESET_IDS, Rules
+from generator.pdf.packet import build_packet
+
+PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
+
+
+def outline(reader: PdfReader) -> list[tuple[int, str, int]]:
+    """Return (depth, title, page number from 1) for every bookmark."""
+    out: list[tuple[int, str, int]] = []
+
+    def walk(items: list[Any], depth: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+            else:
+                out.append((depth, str(item.title), reader.get_destination_page_number(item) + 1))
+
+    walk(reader.outline, 0)
+    return out
+
+
+def unit_names(scenario: dict[str, Any], side: int | None = None) -> list[str]:
+    units = get_generator(scenario["ruleset"]).units
+    sides = scenario["sides"] if side is None else [scenario["sides"][side]]
+    return [unit["name"] for s in sides for unit in s[units]]
+
+
+@pytest.fixture(scope="module", params=list(RULESET_IDS))
+def made(request: pytest.FixtureRequest, rules: Rules) -> tuple[dict[str, Any], bytes]:
+    scenario = roll_scenario(rules, request.param, 31)
+    return scenario, build_packet(rules, scenario, paper="letter").write()
+
+
+def test_packet_contents_bookmarks_and_metadata(made: tuple[dict[str, Any], bytes]) -> None:
+    scenario, pdf = made
+    reader = PdfReader(io.BytesIO(pdf))
+    text = " ".join(page.extract_text() for page in reader.pages).replace("\n", " ")
+    for name in unit_names(scenario):
+        assert name in text, name
+    marks = outline(reader)
+    top = [title for depth, title, _ in marks if depth == 0]
+    assert top[0] == scenario["title"]
+    for side in scenario["sides"]:
+        assert side["name"] in top
+    assert any("Quick reference" in title for title in top)
+    if scenario["ruleset"] != "duel":
+        ship_marks = {title for depth, title, _ in marks if depth == 2}
+        assert set(unit_names(scenario)) <= ship_marks, "every ship has a bookmark under its log"
+    assert all(
+        tuple(round(float(v), 1) for v in (p.mediabox.width, p.mediabox.height))
+        == PAGE_SIZES["letter"]
+        for p in reader.pages
+    )
+    assert reader.metadata is not None
+    assert reader.metadata.title == f"Game-night packet — {scenario['title']}"
+    assert f"seed {scenario['seed']}" in str(reader.metadata.subject)
+
+
+def test_each_side_starts_on_an_odd_page(made: tuple[dict[str, Any], bytes]) -> None:
+    scenario, pdf = made
+    marks = outline(PdfReader(io.BytesIO(pdf)))
+    for side in scenario["sides"]:
+        page = next(p for depth, title, p in marks if depth == 0 and title == side["name"])
+        assert page % 2 == 1, (side["name"], page)
+
+
+def test_handouts_hold_only_their_side(rules: Rules) -> None:
+    scenario = roll_scenario(rules, "tactical", 8)
+    packet = build_packet(rules, scenario)
+    for index in range(2):
+        reader = PdfReader(io.BytesIO(packet.write(sides={index})))
+        text = " ".join(page.extract_text() for page in reader.pages).replace("\n", " ")
+        for name in unit_names(scenario, index):
+            assert name in text
+        other = scenario["sides"][1 - index]["name"]
+        assert other not in [title for _, title, _ in outline(reader)]
+
+
+def test_same_bytes_with_and_without_the_cache_and_in_another_process(
+    rules: Rules, tmp_path: Path
+) -> None:
+    scenario = roll_scenario(rules, "tactical", 4)
+    cached = build_packet(rules, scenario).write()
+    fresh = build_packet(rules, scenario, cache=False).write()
+    assert cached == fresh
+    target = tmp_path / "p.pdf"
+    subprocess.run(
+        [sys.executable, "-m", "generator", "packet", "tactical", "--seed", "4", "-o", str(target)],
+        check=True,
+        capture_output=True,
+    )
+    assert hashlib.sha256(target.read_bytes()).hexdigest() == hashlib.sha256(cached).hexdigest()
+
+
+def test_packet_with_no_options_lands_in_output(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator", "packet"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    seed = proc.stderr.strip().split()[-1]
+    written = tmp_path / "output" / f"packet-tactical-{seed}.pdf"
+    assert written.is_file()
+    assert proc.stdout.strip() == f"wrote {Path('output') / written.name}"
