@@ -352,24 +352,7 @@ class ConvoyGenerator(RulesetGenerator):
         checker.choice(grid, "orientation", where, ["flat"])
         checker.choice(grid, "layout", where, ["odd-q"])
         checker.choice(grid, "exit_edge", where, list(EDGES))
-        width = checker.integer(grid, "width", where, 4, 200)
-        height = checker.integer(grid, "height", where, 4, 200)
-        if grid.get("legend") != LEGEND:
-            checker.fail((*where, "legend"), f"the legend must be {LEGEND}")
-        rows = checker.items(checker.require(grid, "rows", where), (*where, "rows"))
-        if height is not None and rows and len(rows) != height:
-            checker.fail((*where, "rows"), f"expected {height} rows (height), found {len(rows)}")
-        for i, row in enumerate(rows):
-            if not isinstance(row, str):
-                checker.fail((*where, "rows", i), f"expected a row of text, found {row!r}")
-                continue
-            if width is not None and len(row) != width:
-                checker.fail(
-                    (*where, "rows", i), f"expected {width} hexes (width), found {len(row)}"
-                )
-            stray = sorted(set(row) - set(LEGEND))
-            if stray:
-                checker.fail((*where, "rows", i), f"unknown hex {stray[0]!r} (legend: . ~ :)")
+        width, height, rows = checker.grid_rows(grid, where, LEGEND, "hex")
         start = checker.mapping(checker.require(grid, "start", where), (*where, "start"))
         if start is None:
             return

@@ -224,24 +224,7 @@ class ImpulseGenerator(RulesetGenerator):
         kind = checker.choice(grid, "kind", where, ["grid", "none"])
         if kind != "grid":
             return
-        width = checker.integer(grid, "width", where, 4, 200)
-        height = checker.integer(grid, "height", where, 4, 200)
-        if grid.get("legend") != LEGEND:
-            checker.fail((*where, "legend"), f"the legend must be {LEGEND}")
-        rows = checker.items(checker.require(grid, "rows", where), (*where, "rows"))
-        if height is not None and rows and len(rows) != height:
-            checker.fail((*where, "rows"), f"expected {height} rows (height), found {len(rows)}")
-        for i, row in enumerate(rows):
-            if not isinstance(row, str):
-                checker.fail((*where, "rows", i), f"expected a row of text, found {row!r}")
-                continue
-            if width is not None and len(row) != width:
-                checker.fail(
-                    (*where, "rows", i), f"expected {width} squares (width), found {len(row)}"
-                )
-            stray = sorted(set(row) - set(LEGEND))
-            if stray:
-                checker.fail((*where, "rows", i), f"unknown square {stray[0]!r} (legend: . #)")
+        width, _, rows = checker.grid_rows(grid, where, LEGEND, "square")
         start = checker.integer(grid, "start_columns", where, 1, None)
         if start is not None and width is not None and 2 * start > width:
             checker.fail((*where, "start_columns"), f"{start} columns a side do not fit in {width}")
