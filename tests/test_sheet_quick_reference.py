@@ -11,6 +11,7 @@ import html
 import io
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -277,3 +278,46 @@ def test_a_house_rules_file_shows_on_the_sheet() -> None:
     assert squash("Club rule replacing the seed's 1-5 stays, 6 changes.") in content
     assert squash("Wind change (club rule) (tactical.wind-change)") in content  # small print
     assert squash("5-6 The wind changes: roll on the wind table 33%") in content
+
+
+CLUB_RULES = """
+flob:
+  weather:
+    title: Weather (club)
+    kind: table
+    source: {house: club}
+    house: true
+    axes:
+      - {name: roll, title: 1d6, dice: 1d6, values: ["1-3", "4-6"]}
+    cells: [Fair, Foul]
+  broadside:
+    title: Broadside Table (club)
+    kind: table
+    source: {house: club}
+    house: true
+    cell_format: flob-broadside
+    axes:
+      - {name: attack, values: ["1 or better", "0 or worse"]}
+      - {name: roll, dice: 2d6, values: ["2-7", "8-12"]}
+    cells:
+      - [3rr, "2rr, str"]
+      - [rr, "—"]
+"""
+
+
+def test_house_tables_of_another_shape_print_as_they_come(tmp_path: Path) -> None:
+    path = tmp_path / "club.yaml"
+    path.write_text(CLUB_RULES, encoding="utf-8")
+    sheet = qr.context(load_rules(path), None, "a4", "flob")
+    blocks = {b["id"]: b for s in sheet["sections"] for b in s["blocks"]}
+    weather = blocks["flob.weather"]  # COLUMNS names fields these plain cells lack
+    assert weather["heads"] == ["Result"]
+    assert [(r["cells"][0]["text"], r["extra"]) for r in weather["rows"]] == [
+        ("Fair", ["50%"]),
+        ("Foul", ["50%"]),
+    ]
+    broadside = blocks["flob.broadside"]
+    assert broadside["house"] and not broadside["wide"]
+    assert broadside["odds_row"] == ["58%", "42%"]
+    assert broadside["rows"][0]["extra"] == ["100%", "42%", "—"]
+    assert "Broadside Table (club) (flob.broadside)" in sheet["house_tables"]

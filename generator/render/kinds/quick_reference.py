@@ -451,12 +451,13 @@ def columns_of(table: Table) -> list[tuple[str, str]]:
     """Return (field, heading) of each printed column of a one-axis table.
 
     The field "" is the cell's own text (printed under "Result" if the axis is a roll).
+    A house-rules table of another shape than `COLUMNS` expects prints as if unlisted.
     """
+    mappings = all(isinstance(cell, Mapping) for cell in table.cells)
     spec = _spec(table)
-    if spec is not None:
+    if spec is not None and mappings:
         return spec
-    first = table.cells[0] if table.cells else None
-    if not isinstance(first, Mapping) or any(key in first for key in TEXT_KEYS):
+    if not mappings or any(key in table.cells[0] for key in TEXT_KEYS):
         return [("", "Result" if table.axes[0].dice else "")]
     keys: list[str] = []
     for cell in table.cells:
