@@ -43,6 +43,24 @@ def roll_on(rules: Rules, table_id: str, rng: random.Random, modifier: int = 0) 
     return TableRoll(table_id, total, found.text, thaw(found.cell))
 
 
+def wind_entry(wind: TableRoll) -> dict[str, Any]:
+    """Return a scenario's wind from a roll on a wind table (direction and bearing)."""
+    return {
+        "roll": wind.roll,
+        "direction": wind.result,
+        "from_bearing": wind.cell.get("from_bearing"),
+    }
+
+
+def weather_entry(weather: TableRoll) -> dict[str, Any]:
+    """Return a scenario's weather from a roll on a weather table (result and effect)."""
+    return {
+        "roll": weather.roll,
+        "result": weather.result,
+        "effect": weather.cell.get("effect_text", ""),
+    }
+
+
 def pick(rng: random.Random, options: list[Any]) -> Any:
     """Choose one of `options` (a list, so the order and the result are stable)."""
     return options[rng.randrange(len(options))]

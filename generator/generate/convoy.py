@@ -15,7 +15,7 @@ from typing import Any
 
 from generator.errors import InputError
 from generator.generate.base import RulesetGenerator, register
-from generator.generate.common import Checker, Names, pick, roll_on
+from generator.generate.common import Checker, Names, pick, roll_on, weather_entry, wind_entry
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
 
@@ -189,16 +189,8 @@ class ConvoyGenerator(RulesetGenerator):
             special.append(f"{weather.result}: {weather.cell['effect_text']}")
         return {
             "title": f"Convoy off {place}",
-            "wind": {
-                "roll": wind.roll,
-                "direction": wind.result,
-                "from_bearing": wind.cell.get("from_bearing"),
-            },
-            "weather": {
-                "roll": weather.roll,
-                "result": weather.result,
-                "effect": weather.cell.get("effect_text", ""),
-            },
+            "wind": wind_entry(wind),
+            "weather": weather_entry(weather),
             "map": grid,
             "battle_clock": {"loop": loop, "moves": list(clock.params["clock_moves"])},
             "setup": [

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from generator.generate.base import RulesetGenerator, register
-from generator.generate.common import Checker, Names, pick, roll_on
+from generator.generate.common import Checker, Names, pick, roll_on, weather_entry, wind_entry
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
 
@@ -124,16 +124,8 @@ class ImpulseGenerator(RulesetGenerator):
                     )
         return {
             "title": f"Action off {place}",
-            "wind": {
-                "roll": wind.roll,
-                "direction": wind.result,
-                "from_bearing": wind.cell.get("from_bearing"),
-            },
-            "weather": {
-                "roll": weather.roll,
-                "result": weather.result,
-                "effect": weather.cell.get("effect_text", ""),
-            },
+            "wind": wind_entry(wind),
+            "weather": weather_entry(weather),
             "map": grid,
             "setup": [
                 f"{first} starts in the {params['start_columns']} westernmost columns, "
