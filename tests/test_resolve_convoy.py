@@ -9,20 +9,10 @@ import pytest
 
 from generator.loading import Rules
 from generator.resolve import ResolveInputError, get_resolver, parse_inputs
-from generator.resolve.engine import Resolution, odds, run
+from tests.resolving import chances, resolve
 
 HIT = Fraction(1, 6)
 SUCCESS = Fraction(1, 3)  # a 5 or a 6
-
-
-def chances(rules: Rules, resolver_id: str, **raw: str) -> dict[str, Fraction]:
-    resolver = get_resolver(resolver_id)
-    return odds(resolver, rules, parse_inputs(resolver, rules, raw))
-
-
-def resolve(rules: Rules, resolver_id: str, seed: int, **raw: str) -> Resolution:
-    resolver = get_resolver(resolver_id)
-    return run(resolver, rules, parse_inputs(resolver, rules, raw), seed=seed)
 
 
 def binomial(n: int, k: int, p: Fraction) -> Fraction:

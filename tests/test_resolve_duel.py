@@ -8,19 +8,10 @@ import pytest
 
 from generator.loading import Rules
 from generator.resolve import ResolveInputError, get_resolver, parse_inputs
-from generator.resolve.engine import Resolution, odds, run
+from generator.resolve.engine import Resolution
+from tests.resolving import chances, resolve
 
 F = Fraction
-
-
-def chances(rules: Rules, resolver_id: str, **raw: str) -> dict[str, Fraction]:
-    resolver = get_resolver(resolver_id)
-    return odds(resolver, rules, parse_inputs(resolver, rules, raw))
-
-
-def resolve(rules: Rules, resolver_id: str, seed: int, **raw: str) -> Resolution:
-    resolver = get_resolver(resolver_id)
-    return run(resolver, rules, parse_inputs(resolver, rules, raw), seed=seed)
 
 
 def sources(resolution: Resolution) -> dict[str, int]:

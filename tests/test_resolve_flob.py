@@ -18,18 +18,8 @@ from generator.resolve import (
     get_resolver,
     parse_inputs,
 )
-from generator.resolve.engine import odds, run
 from generator.resolve.flob import ATTACKER, DEFENDER, Melee
-
-
-def chances(rules: Rules, resolver_id: str, **raw: str) -> dict[str, Fraction]:
-    resolver = get_resolver(resolver_id)
-    return odds(resolver, rules, parse_inputs(resolver, rules, raw))
-
-
-def resolve(rules: Rules, resolver_id: str, seed: int, **raw: str) -> Any:
-    resolver = get_resolver(resolver_id)
-    return run(resolver, rules, parse_inputs(resolver, rules, raw), seed=seed)
+from tests.resolving import chances, resolve
 
 
 def with_word(table: dict[str, Fraction], word: str) -> Fraction:

@@ -16,19 +16,10 @@ from generator.resolve import (
     get_resolver,
     parse_inputs,
 )
-from generator.resolve.engine import Resolution, SamplingContext, odds, run
+from generator.resolve.engine import Resolution, SamplingContext
+from tests.resolving import chances, resolve
 
 F = Fraction
-
-
-def chances(rules: Rules, resolver_id: str, **raw: str) -> dict[str, Fraction]:
-    resolver = get_resolver(resolver_id)
-    return odds(resolver, rules, parse_inputs(resolver, rules, raw))
-
-
-def resolve(rules: Rules, resolver_id: str, seed: int, **raw: str) -> Resolution:
-    resolver = get_resolver(resolver_id)
-    return run(resolver, rules, parse_inputs(resolver, rules, raw), seed=seed)
 
 
 def details(resolution: Resolution) -> dict[str, object]:

@@ -10,12 +10,8 @@ import pytest
 from generator.loading import Rules
 from generator.resolve import Context, ResolveInputError, get_resolver, parse_inputs
 from generator.resolve.base import Applied
-from generator.resolve.engine import odds, run
-
-
-def chances(rules: Rules, resolver_id: str, **raw: str) -> dict[str, Fraction]:
-    resolver = get_resolver(resolver_id)
-    return odds(resolver, rules, parse_inputs(resolver, rules, raw))
+from generator.resolve.engine import run
+from tests.resolving import chances
 
 
 def chance_of(table: dict[str, Fraction], test: Any) -> Fraction:

@@ -10,12 +10,8 @@ import pytest
 from generator.dice import distribution
 from generator.loading import Rules
 from generator.resolve import ResolveInputError, get_resolver, parse_inputs
-from generator.resolve.engine import Resolution, odds, run
-
-
-def chances(rules: Rules, resolver_id: str, **raw: str) -> dict[str, Fraction]:
-    resolver = get_resolver(resolver_id)
-    return odds(resolver, rules, parse_inputs(resolver, rules, raw))
+from generator.resolve.engine import run
+from tests.resolving import chances, resolve
 
 
 def test_flight_test_flees_on_two_or_less(rules: Rules) -> None:
@@ -41,11 +37,6 @@ def test_flight_test_records_modifiers_with_sources(rules: Rules) -> None:
     assert sources == {"tactical.flight-modifiers:ally": -1, "tactical.flight-modifiers:courage": 2}
     if resolution.outcome.result == "flees":
         assert "Every allied ship of the fleet flees too" in resolution.outcome.changes
-
-
-def resolve(rules: Rules, resolver_id: str, seed: int, **raw: str) -> Resolution:
-    resolver = get_resolver(resolver_id)
-    return run(resolver, rules, parse_inputs(resolver, rules, raw), seed=seed)
 
 
 def spaces(n: int) -> str:
