@@ -10,7 +10,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import click
 import typer
@@ -18,6 +18,9 @@ import typer
 from generator import __version__
 from generator.assignments import parse_assignments
 from generator.errors import InputError, QuartermasterError
+
+if TYPE_CHECKING:
+    from generator.pdf.batch import BatchOptions
 
 app = typer.Typer(
     name="quartermaster",
@@ -319,14 +322,31 @@ OutputFile = Annotated[
     Path | None,
     typer.Option("-o", "--output", help="Write to this file (.json or .yaml).", dir_okay=False),
 ]
+PdfOutputFile = Annotated[
+    Path | None,
+    typer.Option(
+        "-o", "--output", help="Write the PDF here instead of under output/.", dir_okay=False
+    ),
+]
+ForceOption = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Overwrite existing files even if Quartermaster did not write them "
+        "(its own output is always replaced).",
+    ),
+]
 
 
-def _emit(data: dict[str, object], as_json: bool, as_yaml: bool, output: Path | None) -> bool:
+def _emit(
+    data: dict[str, object], as_json: bool, as_yaml: bool, output: Path | None, force: bool
+) -> bool:
     """Print or write generated data; return True if it was handled (not human output)."""
     from generator.generate.scenario import dump
-    from generator.output import write_atomic
+    from generator.output import check_target, write_atomic
 
     if output is not None:
+        check_target(output, force=force)
         fmt = "yaml" if as_yaml or output.suffix.lower() in (".yaml", ".yml") else "json"
         write_atomic(output, dump(data, fmt).encode("utf-8"))
         typer.echo(f"wrote {output}")
@@ -346,6 +366,7 @@ def fleet_command(
     as_json: JsonOption = False,
     as_yaml: YamlOption = False,
     output: OutputFile = None,
+    force_write: ForceOption = False,
 ) -> None:
     """Roll one side's force (fleet, squadron or convoy) by the ruleset's tables.
 
@@ -369,7 +390,7 @@ def fleet_command(
         if from_file
         else roll_force(rules, ruleset, _seed(seed))
     )
-    if not _emit(force, as_json, as_yaml, output):
+    if not _emit(force, as_json, as_yaml, output, force_write):
         show_force(force, gen.units, gen.summary_fields)
 
 
@@ -381,6 +402,7 @@ def character_command(
     as_json: JsonOption = False,
     as_yaml: YamlOption = False,
     output: OutputFile = None,
+    force: ForceOption = False,
 ) -> None:
     """Roll one duellist: attributes, hit points, expertise, style, weapons, armour, skills.
 
@@ -392,7 +414,7 @@ def character_command(
 
     rules = load_rules(rules_file)
     person = read_character(from_file, rules) if from_file else roll_character(rules, _seed(seed))
-    if not _emit(person, as_json, as_yaml, output):
+    if not _emit(person, as_json, as_yaml, output, force):
         show_force(
             {"name": person["name"], "seed": person.get("seed"), "characters": [person]},
             "characters",
@@ -411,6 +433,7 @@ def scenario_command(
     as_json: JsonOption = False,
     as_yaml: YamlOption = False,
     output: OutputFile = None,
+    force: ForceOption = False,
 ) -> None:
     """Roll a whole scenario: two sides, wind and weather, map, set-up, victory, special rules.
 
@@ -428,7 +451,7 @@ def scenario_command(
         scenario = read_scenario(from_file, rules, ruleset)
     else:
         scenario = roll_scenario(rules, ruleset, _seed(seed), balanced=balanced)
-    if not _emit(scenario, as_json, as_yaml, output):
+    if not _emit(scenario, as_json, as_yaml, output, force):
         gen = get_generator(ruleset)
         show_scenario(scenario, gen.units, gen.summary_fields)
 
@@ -453,18 +476,26 @@ def sheet_command(
         bool, typer.Option("--fillable", help="Make write-in boxes PDF form fields.")
     ] = False,
     rules_file: RulesOption = None,
-    output: OutputFile = None,
+    output: PdfOutputFile = None,
+    force: ForceOption = False,
 ) -> None:
     """Print one sheet to PDF: blank, from a generated file (--from) or rolled (--seed).
 
     Kinds: duel-record, character (duel); quick-reference (every ruleset); ship-log, roster
     (the naval rulesets); cards (tactical, flob); counters (tactical, impulse, convoy); map
     (tactical, impulse, convoy, flob); playsheet (convoy); briefing (any scenario).
+
     Example: quartermaster sheet ship-log --ruleset tactical --seed 1805 --paper letter
     """
     from generator.loading import load_rules
-    from generator.output import write_atomic
-    from generator.render.sheets import default_path, get_kind, load_sheet_data, render_sheet
+    from generator.output import check_target, write_atomic
+    from generator.render.sheets import (
+        PAPERS,
+        default_path,
+        get_kind,
+        load_sheet_data,
+        render_sheet,
+    )
 
     rules = load_rules(rules_file)
     sheet = get_kind(kind)
@@ -472,12 +503,15 @@ def sheet_command(
         raise InputError(
             f"--ruleset {ruleset}: the {kind} sheet serves {', '.join(sheet.rulesets)}"
         )
+    if paper.lower() not in PAPERS:
+        raise InputError(f"--paper {paper}: choose a4 or letter")
     data = load_sheet_data(sheet, rules, ruleset, from_file, seed)
     chosen = ruleset or (str(data["ruleset"]) if data and "ruleset" in data else None)
+    target = output or default_path(kind, chosen, seed, paper.lower(), mono, fillable)
+    check_target(target, force=force)
     pdf = render_sheet(
         kind, rules, data=data, ruleset=chosen, paper=paper.lower(), mono=mono, fillable=fillable
     )
-    target = output or default_path(kind, chosen, seed, paper.lower(), mono, fillable)
     write_atomic(target, pdf)
     typer.echo(f"wrote {target}")
 
@@ -507,7 +541,8 @@ def packet_command(
     ] = False,
     balanced: BalancedOption = False,
     rules_file: RulesOption = None,
-    output: OutputFile = None,
+    output: PdfOutputFile = None,
+    force: ForceOption = False,
 ) -> None:
     """Make a game-night packet: briefing, each side's roster and logs, quick reference,
     cards, counters and map, bookmarked, each side starting on an odd page.
@@ -516,7 +551,7 @@ def packet_command(
     """
     from generator.generate.scenario import read_scenario, roll_scenario
     from generator.loading import load_rules
-    from generator.output import write_atomic
+    from generator.output import check_target, write_atomic
     from generator.pdf.packet import build_packet, check_packet_options
 
     paper = paper.lower()
@@ -530,18 +565,23 @@ def packet_command(
         scenario = read_scenario(from_file, rules, ruleset)
     else:
         scenario = roll_scenario(rules, ruleset, _seed(seed), balanced=balanced)
-    packet = build_packet(rules, scenario, paper=paper, mono=mono, fillable=fillable)
     suffix = "".join(
         part
         for part, on in (("-letter", paper == "letter"), ("-mono", mono), ("-fillable", fillable))
         if on
     )
     target = output or Path("output") / f"packet-{ruleset}-{scenario['seed']}{suffix}.pdf"
+    handout_paths = [
+        target.with_name(f"{target.stem}-side{index + 1}.pdf")
+        for index in range(len(scenario["sides"]) if handouts else 0)
+    ]
+    for path in (target, *handout_paths):
+        check_target(path, force=force)
+    packet = build_packet(rules, scenario, paper=paper, mono=mono, fillable=fillable)
     write_atomic(target, packet.write())
     typer.echo(f"wrote {target}")
     if handouts:
-        for index, side in enumerate(scenario["sides"]):
-            handout = target.with_name(f"{target.stem}-side{index + 1}.pdf")
+        for index, (side, handout) in enumerate(zip(scenario["sides"], handout_paths, strict=True)):
             write_atomic(handout, packet.write(sides={index}))
             typer.echo(f"wrote {handout} ({side.get('name', '')})")
 
@@ -566,6 +606,7 @@ def batch_command(
     mono: MonoOption = False,
     fillable: FillableOption = False,
     rules_file: RulesOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Make a convention batch: COUNT different, reproducible packets with a manifest.
 
@@ -594,6 +635,7 @@ def batch_command(
         cache=not no_cache,
         rules_file=str(rules_file) if rules_file else None,
     )
+    _check_batch_folder(output, options, force)
     if sys.stderr.isatty():
         from rich.progress import Progress
 
@@ -610,6 +652,27 @@ def batch_command(
         manifest = run_batch(output, options, jobs=jobs, resume=resume)
     pages = sum(p["pages"] for p in manifest["packets"])
     typer.echo(f"wrote {len(manifest['packets'])} packets ({pages} pages) to {output}")
+
+
+def _check_batch_folder(folder: Path, options: BatchOptions, force: bool) -> None:
+    """Refuse, before any packet is made, to overwrite files in `folder` we did not write.
+
+    A folder holding our manifest.json is a batch of ours: `run_batch` then finishes it
+    (--resume) or refuses. Otherwise every file the batch would write (the manifests, the
+    index and each packet) must be absent or our own output, unless `force`.
+    """
+    from generator.output import check_folder, check_target
+    from generator.pdf.batch import MANIFEST, MAX_COUNT, batch_seeds, packet_name, read_manifest
+
+    check_folder(folder)
+    if folder.is_dir() and read_manifest(folder) is not None:
+        return
+    names = [MANIFEST, "manifest.csv", "index.pdf"]
+    if options.count <= MAX_COUNT:  # a larger count is refused by run_batch
+        seeds = batch_seeds(options.seed, options.count)
+        names += [packet_name(options.ruleset, i, s) for i, s in enumerate(seeds)]
+    for name in names:
+        check_target(folder / name, force=force)
 
 
 def _seed(seed: int | None) -> int:

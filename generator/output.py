@@ -1,7 +1,11 @@
-"""Write output files atomically: a temporary file beside the target, then a rename.
+"""Write output files safely: checked first, then a temporary file and a rename.
 
-An interrupted run never leaves a half-written file under a final name; a folder that
-cannot be written is one clear error naming it.
+Before any costly work a command calls `check_target` on each file it will write: a
+folder that cannot be made or written, a folder in the place of the file, or an existing
+file that Quartermaster did not write (unless ``--force``) is one clear error naming it,
+and nothing is written. `write_atomic` then writes through a temporary ``.NAME.*.part``
+file beside the target and renames it into place, so an interrupted run or a full disk
+never leaves a half-written file under a final name, nor the temporary file.
 """
 
 from __future__ import annotations
@@ -11,7 +15,21 @@ import os
 import tempfile
 from pathlib import Path
 
-from generator.errors import InputError, QuartermasterError
+from generator.errors import OutputError
+
+#: the document-info Creator of every PDF (templates/base.html.j2's generator meta)
+PDF_CREATOR = "Quartermaster"
+#: the Creator as pypdf writes it, uncompressed near the start (packets, handouts)
+PDF_CREATOR_MARK = b"/Creator (Quartermaster)"
+#: what WeasyPrint writes into the trailer for us (``pdf_identifier``: sheets, index.pdf)
+PDF_ID_MARK = b"/ID [(quartermaster)"
+#: the first line of a play session's text log (generator/play.py)
+PLAY_LOG_MARK = b"Quartermaster play log:"
+#: the header row of a batch's manifest.csv (generator/pdf/batch.py)
+MANIFEST_CSV_MARK = b"index,seed,file,pages,sha256,title,sides\n"
+#: JSON or YAML larger than this is not ours (and is not parsed to find out)
+MAX_DATA_BYTES = 4 * 1024 * 1024
+_TAIL_BYTES = 4096
 
 
 def ensure_dir(folder: Path) -> Path:
@@ -19,10 +37,122 @@ def ensure_dir(folder: Path) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise InputError(f"{folder}: exists and is not a folder") from None
+        raise OutputError(f"{folder}: exists and is not a folder") from None
+    except NotADirectoryError:
+        check_folder(folder)
+        raise OutputError(f"{folder}: cannot create the folder: a file is in the way") from None
     except OSError as exc:
-        raise InputError(f"{folder}: cannot create the folder: {exc.strerror or exc}") from None
+        raise OutputError(f"{folder}: cannot create the folder: {exc.strerror or exc}") from None
     return folder
+
+
+def check_folder(folder: Path) -> Path:
+    """Check, without creating anything, that `folder` exists or can be made, and written.
+
+    Raises:
+        OutputError: the folder (or the nearest existing one above it) is a file, or
+            cannot be written.
+    """
+    existing = folder
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OutputError(f"{existing}: exists and is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        if existing == folder:
+            raise OutputError(f"{folder}: cannot write here: Permission denied")
+        raise OutputError(f"{folder}: cannot create the folder: Permission denied (in {existing})")
+    return folder
+
+
+def is_own_output(path: Path) -> bool:
+    """Return True if `path` is a file Quartermaster wrote (so it may be overwritten).
+
+    The marks, checked on the file's bytes (never its name):
+
+    - PDF: the document info ``/Creator`` is ``Quartermaster``. Found without parsing
+      where we can: packets and handouts (written by pypdf) carry
+      ``/Creator (Quartermaster)`` uncompressed in their first 4 KB; sheets and a batch's
+      index.pdf (written by WeasyPrint, info compressed) carry our ``pdf_identifier`` in
+      the trailer, ``/ID [(quartermaster) ...]``, in their last 4 KB. Failing both (a
+      PDF saved again by a viewer), pypdf reads the Creator.
+    - JSON or YAML (fleet, character and scenario ``-o`` files, a batch's manifest.json,
+      a play session's JSON log): a mapping at the top whose ``ruleset`` is text and whose
+      ``seed`` is a whole number. Every generator writes both keys first, and a file
+      edited by hand and handed back with ``--from`` keeps them. At most 4 MiB is parsed.
+    - Text: a play session's log starts with ``Quartermaster play log:``; a batch's
+      manifest.csv starts with its header row.
+
+    Anything else, an empty file or a device included, is not ours.
+    """
+    if not path.is_file():
+        return False
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(_TAIL_BYTES)
+            size = os.fstat(stream.fileno()).st_size
+            if head.startswith(b"%PDF-"):
+                if PDF_CREATOR_MARK in head:
+                    return True
+                stream.seek(max(0, size - _TAIL_BYTES))
+                if PDF_ID_MARK in stream.read():
+                    return True
+                return _pdf_creator(path) == PDF_CREATOR
+    except OSError:
+        return False
+    if head.startswith((PLAY_LOG_MARK, MANIFEST_CSV_MARK)):
+        return True
+    if not head.strip() or size > MAX_DATA_BYTES:
+        return False
+    return _is_generated_data(path)
+
+
+def _pdf_creator(path: Path) -> str | None:
+    import logging
+
+    from pypdf import PdfReader
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    try:
+        metadata = PdfReader(path, strict=False).metadata
+        return None if metadata is None else metadata.creator
+    except Exception:  # any damaged or foreign PDF is simply not ours
+        return None
+
+
+def _is_generated_data(path: Path) -> bool:
+    from generator.errors import InputError
+    from generator.loading.yamlfile import read_yaml
+
+    try:
+        data = read_yaml(path).data  # YAML reads JSON too; alias bombs are refused
+    except InputError:
+        return False
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("ruleset"), str)
+        and isinstance(data.get("seed"), int)
+        and not isinstance(data.get("seed"), bool)
+    )
+
+
+def check_target(path: Path, *, force: bool = False) -> Path:
+    """Check that `path` can be written and may be replaced; return it. Writes nothing.
+
+    Raises:
+        OutputError: its folder cannot be made or written, it is a folder or a device,
+            or it is an existing file Quartermaster did not write and `force` is not set.
+    """
+    check_folder(path.parent)
+    if path.is_dir():
+        raise OutputError(f"{path}: is a folder; give a file name")
+    if path.exists() and not path.is_file():  # a device or pipe: never read or replaced
+        raise OutputError(f"{path}: not a regular file; give a file name")
+    if not force and path.exists() and not is_own_output(path):
+        raise OutputError(
+            f"{path}: exists and was not written by Quartermaster; add --force to overwrite it"
+        )
+    return path
 
 
 def _umask() -> int:
@@ -31,23 +161,40 @@ def _umask() -> int:
     return current
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
 def write_atomic(path: Path, data: bytes) -> Path:
-    """Write `data` to `path` through a temporary file and a rename; return `path`."""
+    """Write `data` to `path` through a temporary file and a rename; return `path`.
+
+    Raises:
+        OutputError: the folder cannot be made or written, or writing failed (a full
+            disk, say); the temporary file is removed and any earlier file is untouched.
+    """
     ensure_dir(path.parent)
     try:
         handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     except OSError as exc:
-        raise InputError(f"{path.parent}: cannot write here: {exc.strerror or exc}") from None
+        raise OutputError(f"{path.parent}: cannot write here: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
+        try:
+            _write_all(handle, data)
+            os.fsync(handle)
+        finally:
+            os.close(handle)
         # mkstemp makes the file private (0600); output gets the usual mode for the umask
         os.chmod(temp, 0o666 & ~_umask())
         os.replace(temp, path)
-    except OSError as exc:
+    except BaseException as exc:  # a full disk, or Ctrl-C mid-write: leave nothing behind
         with contextlib.suppress(OSError):
             os.unlink(temp)
-        raise QuartermasterError(f"{path}: writing failed: {exc.strerror or exc}") from None
+        if isinstance(exc, OSError):
+            raise OutputError(
+                f"{path}: writing failed: {exc.strerror or exc} (nothing was written)"
+            ) from None
+        raise
     return path

@@ -11,6 +11,8 @@ Each line a GM types is one of::
 The session seed makes the whole session repeatable: every call draws its own seed from
 the session's random source. After every change the log is rewritten (text and JSON)
 under the output folder, atomically, so an interrupted session keeps what was played.
+The folder is checked when the session starts, and the log never replaces an existing
+file: if another session already took this second's name, ``-2``, ``-3`` ... is added.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 from generator.assignments import parse_assignments
 from generator.errors import InputError, QuartermasterError
 from generator.loading import Rules
-from generator.output import write_atomic
+from generator.output import check_folder, write_atomic
 
 HELP = """\
 Type a resolver and its inputs, e.g.  {example}
@@ -68,8 +70,10 @@ class PlaySession:
             raise InputError(f"unknown ruleset '{self.ruleset}' (known: {known})")
         self.rng = random.Random(self.seed)
         self.last: str | None = None
+        check_folder(self.output_dir)
         stamp = self.started.strftime("%Y%m%d-%H%M%S")
         self.log_base = self.output_dir / f"play-{self.ruleset}-{stamp}"
+        self._log_claimed = False
 
     @property
     def log_paths(self) -> tuple[Path, Path]:
@@ -208,8 +212,18 @@ class PlaySession:
             lines.append(f"{short:<22} {inputs}")
         return "\n".join(lines) or "(no resolvers for this ruleset)"
 
+    def _claim_log_name(self) -> None:
+        """Before the first save, move past log names another session already holds."""
+        base, number = self.log_base, 1
+        while any(path.exists() for path in self.log_paths):
+            number += 1
+            self.log_base = base.with_name(f"{base.name}-{number}")
+        self._log_claimed = True
+
     def save(self) -> None:
         """Rewrite the text and JSON logs of the session."""
+        if not self._log_claimed:
+            self._claim_log_name()
         text_path, json_path = self.log_paths
         header = (
             f"Quartermaster play log: {self.rules.rulesets[self.ruleset].title}\n"
