@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from generator.loading import Rules, load_rules
+
+# static sheets are cached on disk (generator/render/cache.py): the tests use a cache of
+# their own, never the user's, and their subprocesses inherit it
+os.environ["QM_CACHE_DIR"] = tempfile.mkdtemp(prefix="qm-test-cache-")
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -1,23 +1,26 @@
 """Game-night packets: every sheet a scenario needs, in one bookmarked PDF.
 
-Sections come from sheets/_packets.yaml. Each sheet is laid out by WeasyPrint (static
-sheets once per process, see `layout_sheet`), the pages are joined, blank pages are put
-in so that each side's part starts on an odd page, and the whole is written once. The
-outline comes from the sheets' bookmark levels: sections at level 1, a side's sheets at
-level 2, ships and people at the level below.
+Sections come from sheets/_packets.yaml. The sheets about the scenario (briefing, rosters,
+logs, map ...) are laid out by WeasyPrint and written in one go; static sheets (quick
+references, cards, spares) are finished PDFs made once and cached (`static_sheet_pdf`),
+spliced in with pypdf. Blank pages are put in so that each side's part starts on an odd
+page, and the outline is built here: sections at level 1, a side's sheets at level 2,
+ships and people at the level below.
 """
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from generator import __version__
 from generator.errors import InputError, QuartermasterError
 from generator.generate.base import get_generator
 from generator.loading import Rules
 from generator.loading.yamlfile import read_yaml
-from generator.render.sheets import PAPERS, get_kind, layout_sheet
+from generator.render.sheets import PAPERS, get_kind, layout_sheet, static_sheet_pdf
 from generator.resources import resource_dir
 
 SECTION_KEYS = ("cover", "per_side", "per_unit", "officers", "shared", "spares")
@@ -41,16 +44,25 @@ def packet_plan(ruleset: str) -> dict[str, list[str]]:
 
 
 @dataclass
+class Sheet:
+    """One sheet of a packet: laid-out pages (a sheet about the scenario) or the finished
+    PDF of a static sheet (quick reference, cards, a spare), with its outline entry."""
+
+    document: Any | None = None
+    pdf: bytes | None = None
+    marks: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass
 class Part:
-    """A run of pages of the packet: the cover, one side's sheets, or a shared sheet."""
+    """A run of sheets of the packet: the cover, one side's sheets, or a shared sheet."""
 
     title: str
     side: int | None
-    documents: list[Any] = field(default_factory=list)
+    sheets: list[Sheet] = field(default_factory=list)
 
-    @property
-    def pages(self) -> list[Any]:
-        return [page for document in self.documents for page in document.pages]
+
+BLANK = Sheet()
 
 
 @dataclass
@@ -61,29 +73,111 @@ class Packet:
     parts: list[Part]
     paper: str
     fillable: bool
-    blank: Any
+    title: str
+    subject: str
 
-    def pages(self, sides: set[int] | None = None) -> list[Any]:
-        """Return the pages in order, with blanks so each side's part starts on an odd page.
+    def sheets(self, sides: set[int] | None = None) -> list[Sheet]:
+        """Return the sheets in order, with blanks so each side's part starts on an odd page.
 
         Args:
             sides: only the parts of these sides (plus the cover and shared sheets).
         """
-        out: list[Any] = []
+        out: list[Sheet] = []
+        pages = 0
         for part in self.parts:
             if part.side is not None and sides is not None and part.side not in sides:
                 continue
-            if part.side is not None and len(out) % 2 == 1:
-                out.append(self.blank)
-            out.extend(part.pages)
+            if part.side is not None and pages % 2 == 1:
+                out.append(BLANK)
+                pages += 1
+            for sheet in part.sheets:
+                out.append(sheet)
+                pages += _page_count(sheet)
         return out
 
     def write(self, sides: set[int] | None = None) -> bytes:
-        """Write the packet (or one side's handout) as PDF bytes."""
+        """Write the packet (or one side's handout) as PDF bytes.
+
+        The scenario's sheets are written by WeasyPrint in one go; static sheets are
+        spliced in from their finished PDFs, blank pages are added, and the outline and
+        metadata are set here, so the bytes do not depend on whether static sheets came
+        from the cache.
+        """
+        from pypdf import PdfReader, PdfWriter
+        from pypdf.generic import Fit
+
         from generator.render.pdf import write_pdf
 
-        documents = [d for part in self.parts for d in part.documents]
-        return write_pdf(documents, self.pages(sides), fillable=self.fillable)
+        order = self.sheets(sides)
+        documents = [sheet.document for sheet in order if sheet.document is not None]
+        laid = (
+            PdfReader(io.BytesIO(write_pdf(documents, fillable=self.fillable)))
+            if documents
+            else None
+        )
+        writer = PdfWriter()
+        next_page = 0
+        marks: list[tuple[int, str, int, float, float]] = []
+        for sheet in order:
+            start = len(writer.pages)
+            if sheet is BLANK:
+                box = writer.pages[-1].mediabox
+                writer.add_blank_page(float(box.width), float(box.height))
+            elif sheet.document is not None:
+                assert laid is not None
+                count = len(sheet.document.pages)
+                writer.append(
+                    laid, pages=list(range(next_page, next_page + count)), import_outline=False
+                )
+                next_page += count
+                height = float(writer.pages[start].mediabox.height)
+                for offset, page in enumerate(sheet.document.pages):
+                    for level, label, (x, y), _state in page.bookmarks:
+                        marks.append((level, label, start + offset, x * 0.75, height - y * 0.75))
+            else:
+                assert sheet.pdf is not None
+                writer.append(PdfReader(io.BytesIO(sheet.pdf)), import_outline=False)
+                height = float(writer.pages[start].mediabox.height)
+                marks += [(level, label, start, 0.0, height) for label, level in sheet.marks]
+        parents: list[tuple[int, Any]] = []
+        for level, label, page, left, top in marks:
+            while parents and parents[-1][0] >= level:
+                parents.pop()
+            item = writer.add_outline_item(
+                title=label,
+                page_number=page,
+                parent=parents[-1][1] if parents else None,
+                fit=Fit.xyz(left, top, 0),
+            )
+            parents.append((level, item))
+        writer.add_metadata(
+            {
+                "/Title": self.title,
+                "/Subject": self.subject,
+                "/Creator": "Quartermaster",
+                "/Producer": f"Quartermaster {__version__} (WeasyPrint and pypdf)",
+            }
+        )
+        # every static sheet brings its own copy of the fonts: keep one
+        writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
+        out = io.BytesIO()
+        writer.write(out)
+        return out.getvalue()
+
+
+def _page_count(sheet: Sheet) -> int:
+    if sheet.document is not None:
+        return len(sheet.document.pages)
+    if sheet.pdf is None:
+        return 1
+    return _pdf_page_count(sheet.pdf)
+
+
+@cache
+def _pdf_page_count(pdf: bytes) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(pdf)).pages)
 
 
 def _side_scenario(scenario: dict[str, Any], index: int) -> dict[str, Any]:
@@ -102,24 +196,32 @@ def build_packet(
     """Lay out every sheet of a game-night packet for `scenario`.
 
     Args:
-        cache: reuse static sheets (quick references, cards, blanks) laid out before in this
-            process; False lays everything out afresh (the bytes are the same).
+        cache: take static sheets (quick references, cards, spares) from the cache (made
+            once per process and kept on disk); False renders everything afresh (the bytes
+            are the same).
     """
-    from generator.render.pdf import layout
-
     ruleset = str(scenario["ruleset"])
     plan = packet_plan(ruleset)
     gen = get_generator(ruleset)
     title = str(scenario["title"])
     subject = f"{rules.rulesets[ruleset].title}; scenario seed {scenario['seed']}"
 
-    def sheet(
-        kind: str, data: dict[str, Any] | None, *bookmarks: tuple[str, int], **extra: Any
-    ) -> Any:
+    def sheet(kind: str, data: dict[str, Any] | None, *bookmarks: tuple[str, int]) -> Sheet:
         fields = fillable and get_kind(kind).fillable
         # a sheet of another ruleset (a high-seas officer's duel character sheet) keeps its own
         serves = ruleset if ruleset in get_kind(kind).rulesets else None
-        return layout_sheet(
+        if data is None:
+            pdf = static_sheet_pdf(
+                kind,
+                rules,
+                ruleset=serves,
+                paper=paper,
+                mono=mono,
+                fillable=fields,
+                cache=cache,
+            )
+            return Sheet(pdf=pdf, marks=bookmarks)
+        document = layout_sheet(
             kind,
             rules,
             data=data,
@@ -129,19 +231,12 @@ def build_packet(
             paper=paper,
             mono=mono,
             cache=cache,
-            doc_title=extra.get("doc_title"),
-            doc_subject=extra.get("doc_subject"),
         )
+        return Sheet(document=document)
 
-    parts: list[Part] = []
-    metadata = {"doc_title": f"Game-night packet — {title}", "doc_subject": subject}
-    parts.append(
-        Part(
-            "Briefing",
-            None,
-            [sheet(kind, scenario, (title, 1), **metadata) for kind in plan["cover"]],
-        )
-    )
+    parts: list[Part] = [
+        Part("Briefing", None, [sheet(kind, scenario, (title, 1)) for kind in plan["cover"]])
+    ]
     for index, side in enumerate(scenario["sides"]):
         part = Part(str(side.get("name") or f"Side {index + 1}"), index)
         entries: list[tuple[str, dict[str, Any] | None, str]] = [
@@ -160,7 +255,7 @@ def build_packet(
                 ]
         for i, (kind, data, label) in enumerate(entries):
             marks = ((part.title, 1), (label, 2)) if i == 0 else ((label, 2),)
-            part.documents.append(sheet(kind, data, *marks))
+            part.sheets.append(sheet(kind, data, *marks))
         parts.append(part)
     for kind in plan["shared"]:
         data = scenario if get_kind(kind).data == "scenario" else None
@@ -170,11 +265,7 @@ def build_packet(
     for kind in plan["spares"]:
         label = f"Spare: {get_kind(kind).title}"
         parts.append(Part(label, None, [sheet(kind, None, (label, 1))]))
-    blank = layout(
-        f"<html><head><style>@page {{ size: {PAPERS[paper]['css']}; margin: 0 }}</style></head>"
-        "<body></body></html>"
-    ).pages[0]
-    return Packet(scenario, parts, paper, fillable, blank)
+    return Packet(scenario, parts, paper, fillable, f"Game-night packet — {title}", subject)
 
 
 def check_packet_options(paper: str) -> None:

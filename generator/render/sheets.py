@@ -184,6 +184,43 @@ def layout_sheet(
     return _LAYOUTS[key]
 
 
+_STATIC_PDFS: dict[tuple[str, ...], bytes] = {}
+
+
+def static_sheet_pdf(
+    kind: str,
+    rules: Rules,
+    *,
+    ruleset: str | None = None,
+    paper: str = "a4",
+    mono: bool = False,
+    fillable: bool = False,
+    cache: bool = True,
+) -> bytes:
+    """Return the PDF of a sheet that depends on no generated data (a blank sheet).
+
+    With `cache`, it is made once per process and options and kept on disk between
+    processes (generator/render/cache.py); without, it is rendered afresh. The bytes are
+    the same either way.
+    """
+    from generator.render import cache as disk
+    from generator.render.pdf import layout, write_pdf
+
+    key = (kind, str(ruleset), paper, str(mono), str(fillable), rules_fingerprint(rules))
+    if cache and key in _STATIC_PDFS:
+        return _STATIC_PDFS[key]
+    html = sheet_html(kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable)
+    disk_key = disk.sheet_key(html, fillable=fillable)
+    pdf = disk.load(disk_key) if cache else None
+    if pdf is None:
+        pdf = write_pdf([layout(html, fillable=fillable)], fillable=fillable)
+        if cache:
+            disk.store(disk_key, pdf)
+    if cache:
+        _STATIC_PDFS[key] = pdf
+    return pdf
+
+
 def rules_fingerprint(rules: Rules) -> str:
     """Name the rules a layout was made from: the built-in data, or with house rules."""
     return "builtin" if not rules.house_files else "|".join(rules.house_files)
@@ -211,6 +248,10 @@ def render_sheet(
     """
     from generator.render.pdf import write_pdf
 
+    if data is None:
+        return static_sheet_pdf(
+            kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable
+        )
     document = layout_sheet(
         kind, rules, data=data, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable
     )

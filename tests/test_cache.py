@@ -1,0 +1,86 @@
+"""The disk cache of static sheets: same bytes, damaged entries ignored, can be off."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.loading import Rules
+from generator.render import cache, sheets
+
+
+def _render(rules: Rules, use_cache: bool = True) -> bytes:
+    return sheets.static_sheet_pdf("ship-log", rules, ruleset="tactical", cache=use_cache)
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty cache folder, and no sheets kept in this process."""
+    monkeypatch.setenv("QM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(sheets, "_STATIC_PDFS", {})
+    return tmp_path / "cache"
+
+
+def test_a_static_sheet_is_kept_and_read_back_with_the_same_bytes(
+    rules: Rules, folder: Path
+) -> None:
+    first = _render(rules)
+    (entry,) = folder.glob("*.pdf")
+    assert entry.read_bytes() == first
+    sheets._STATIC_PDFS.clear()
+    assert _render(rules) == first
+    assert _render(rules, use_cache=False) == first
+
+
+def test_a_damaged_entry_is_not_used(rules: Rules, folder: Path) -> None:
+    good = _render(rules)
+    (entry,) = folder.glob("*.pdf")
+    entry.write_bytes(good[: len(good) // 2])
+    sheets._STATIC_PDFS.clear()
+    assert _render(rules) == good
+
+
+def test_the_key_changes_with_the_html_and_the_form_fields() -> None:
+    keys = {
+        cache.sheet_key("<p>a</p>", fillable=False),
+        cache.sheet_key("<p>b</p>", fillable=False),
+        cache.sheet_key("<p>a</p>", fillable=True),
+    }
+    assert len(keys) == 3
+
+
+def test_off_writes_nothing(rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QM_CACHE_DIR", "off")
+    monkeypatch.setattr(sheets, "_STATIC_PDFS", {})
+    assert cache.cache_folder() is None
+    _render(rules)
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("QM_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cache_folder() == tmp_path / "quartermaster"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_an_unwritable_cache_is_skipped(rules: Rules, folder: Path) -> None:
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        assert _render(rules)[:5] == b"%PDF-"
+        assert not list(folder.iterdir())
+    finally:
+        folder.chmod(0o700)
+
+
+def test_a_cache_folder_that_is_a_file_is_skipped(
+    rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("QM_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setattr(sheets, "_STATIC_PDFS", {})
+    assert _render(rules)[:5] == b"%PDF-"
