@@ -7,6 +7,12 @@ from typing import Any
 from generator.errors import InputError
 from generator.generate.base import get_generator
 from generator.loading import Rules
+from generator.render.sheets import PAPERS
+
+# the cover's map overview: at most this size (mm; Letter is 18 mm shorter than A4), its
+# page labels at 7.5 pt
+OVERVIEW_W, LABEL_MM = 120.0, 7.5 * 25.4 / 72
+OVERVIEW_H = {"a4": 80.0, "letter": 62.0}
 
 
 def _describe(value: Any) -> str:
@@ -16,6 +22,71 @@ def _describe(value: Any) -> str:
         ]
         return ", ".join(parts)
     return "" if value is None else str(value)
+
+
+def overview(data: dict[str, Any], paper: str) -> dict[str, Any] | None:
+    """The whole map, shrunk to fit the cover, without its words, with the printed pages'
+    outlines and names on it (None for a ruleset played without a map)."""
+    from generator.render.kinds import map as maps
+
+    grid = data.get("map")
+    if not isinstance(grid, dict) or data.get("ruleset") in maps.NO_MAP:
+        return None
+    sides = list(data.get("sides", []))
+    paper = PAPERS[paper]["name"]
+    kind = str(grid.get("kind", ""))
+    tiles: list[dict[str, Any]] = []
+    if kind == "table":
+        plan = maps.table_plan(grid, sides, paper)
+        width, height, elements = float(plan["width"]), float(plan["height"]), plan["elements"]
+        caption = f"The table, {plan['size_text']}; the map section has it at {plan['scale']}."
+    elif kind in ("grid", "hex"):
+        units = get_generator(str(data["ruleset"])).units
+        canvas = (
+            maps.grid_canvas(grid, sides) if kind == "grid" else maps.hex_canvas(grid, sides, units)
+        )
+        width, height, elements = canvas.width, canvas.height, canvas.elements
+        columns, rows, cut = maps.tile(width, height, *maps.window(paper))
+        for piece in cut:
+            x0, y0 = max(piece.x, 0.0), max(piece.y, 0.0)
+            x1, y1 = min(piece.x + piece.width, width), min(piece.y + piece.height, height)
+            tiles.append({"x": x0, "y": y0, "w": x1 - x0, "h": y1 - y0, "label": piece.label})
+        caption = (
+            f"{canvas.description}. Printed on {columns * rows} "
+            f"page{'s' if columns * rows > 1 else ''} (dashed), overlapping so they can be "
+            "taped together."
+        )
+    else:
+        return None
+    scale = min(OVERVIEW_W / width, OVERVIEW_H[paper] / height)
+    font = LABEL_MM / scale
+    for t in tiles:
+        t.update(
+            {
+                "tx": round(t["x"] + font * 0.5, 2),
+                "ty": round(t["y"] + font * 1.2, 2),
+                "bw": round(font * (0.68 * len(t["label"]) + 0.6), 2),
+                "bh": round(font * 1.5, 2),
+                "bx": round(t["x"] + font * 0.2, 2),
+                "by": round(t["y"] + font * 0.2, 2),
+                "x": round(t["x"], 2),
+                "y": round(t["y"], 2),
+                "w": round(t["w"], 2),
+                "h": round(t["h"], 2),
+            }
+        )
+    return {
+        "w": round(width * scale, 2),
+        "h": round(height * scale, 2),
+        "view": f"0 0 {width:.2f} {height:.2f}",
+        "elements": maps.merge([e for e in elements if e["t"] != "text"]),
+        "tiles": tiles,
+        "font": round(font, 3),
+        "line": round(0.3 / scale, 3),
+        "caption": caption,
+        "styles": maps.STYLES,
+        "patterns": maps.PATTERNS,
+    }
 
 
 def context(
@@ -50,4 +121,5 @@ def context(
         "unit_word": "Duellist" if gen.units == "characters" else "Ships",
         "measure": gen.strength_measure,
         "house_tables": house,
+        "overview": overview(data, paper),
     }
