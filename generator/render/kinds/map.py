@@ -862,7 +862,10 @@ def table_plan(layout: dict[str, Any], sides: list[dict[str, Any]], paper: str) 
     elements.append(_rect(m, m, w, h, "border"))
     ticks = []
     for x in range(0, int(width_cm) + 1, 30):
-        ticks.append({"x": centred_x(str(x), m + x * k, TEXT_PT), "text": f"{x}"})
+        # centred on its line, but never past the plan's right edge (the svg has no gutter
+        # there: at 1:10 the plan fills the A4 column)
+        start = min(centred_x(str(x), m + x * k, TEXT_PT), m + w - text_width(str(x), TEXT_PT))
+        ticks.append({"x": round(start, 2), "text": f"{x}"})
     yticks = []
     for y in range(0, int(height_cm) + 1, 30):
         yticks.append(
