@@ -65,6 +65,21 @@ def test_the_same_batch_seed_gives_the_same_bytes(
     assert [p["sha256"] for p in again["packets"]] == [p["sha256"] for p in manifest["packets"]]  # type: ignore[union-attr]
 
 
+def test_a_batch_run_from_the_command_line_under_another_hash_seed_gives_the_same_bytes(
+    batch: tuple[Path, dict[str, object]], tmp_path: Path
+) -> None:
+    _, manifest = batch
+    command = ["batch", "convoy", "--count", "2", "--seed", "2026", "--jobs", "1", "--no-cache"]
+    subprocess.run(
+        [sys.executable, "-m", "generator", *command, "-o", str(tmp_path)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "PYTHONHASHSEED": "987"},
+    )
+    for entry in manifest["packets"][:2]:  # type: ignore[index]
+        assert sha(tmp_path / entry["file"]) == entry["sha256"]
+
+
 def test_resume_keeps_whole_packets_and_remakes_the_rest(tmp_path: Path) -> None:
     options = BatchOptions("duel", 9, 3)
     first = run_batch(tmp_path, options, jobs=1)

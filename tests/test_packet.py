@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -92,20 +93,22 @@ def test_handouts_hold_only_their_side(rules: Rules) -> None:
         assert other not in [title for _, title, _ in outline(reader)]
 
 
-def test_same_bytes_with_and_without_the_cache_and_in_another_process(
+def test_same_bytes_with_and_without_the_cache_in_other_processes_and_hash_seeds(
     rules: Rules, tmp_path: Path
 ) -> None:
     scenario = roll_scenario(rules, "tactical", 4)
     cached = build_packet(rules, scenario).write()
     fresh = build_packet(rules, scenario, cache=False).write()
     assert cached == fresh
-    target = tmp_path / "p.pdf"
-    subprocess.run(
-        [sys.executable, "-m", "generator", "packet", "tactical", "--seed", "4", "-o", str(target)],
-        check=True,
-        capture_output=True,
-    )
-    assert hashlib.sha256(target.read_bytes()).hexdigest() == hashlib.sha256(cached).hexdigest()
+    for hash_seed in ("0", "4242"):
+        target = tmp_path / f"p{hash_seed}.pdf"
+        subprocess.run(
+            [sys.executable, "-m", "generator", "packet", "tactical", "--seed", "4", "-o", target],
+            check=True,
+            capture_output=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        assert hashlib.sha256(target.read_bytes()).digest() == hashlib.sha256(cached).digest()
 
 
 def test_packet_with_no_options_lands_in_output(tmp_path: Path) -> None:
