@@ -124,3 +124,21 @@ def test_packet_with_no_options_lands_in_output(tmp_path: Path) -> None:
     written = tmp_path / "output" / f"packet-tactical-{seed}.pdf"
     assert written.is_file()
     assert proc.stdout.strip() == f"wrote {Path('output') / written.name}"
+
+
+def test_a_fillable_packet_gives_every_sheet_fields_of_its_own(rules: Rules) -> None:
+    """A PDF reader fills every field of one name at once: the officers' sheets of a
+    high-seas packet (the same kind many times) must not share fields."""
+    scenario = roll_scenario(rules, "high-seas", 3)
+    reader = PdfReader(io.BytesIO(build_packet(rules, scenario, fillable=True).write()))
+    names = []
+    for page in reader.pages:
+        for annot in page.get("/Annots", []) or []:
+            widget = annot.get_object()
+            if widget.get("/Subtype") == "/Widget":
+                names.append(str(widget.get("/T") or widget["/Parent"]["/T"]))
+    officers = sum(len(ship["officers"]) for side in scenario["sides"] for ship in side["ships"])
+    assert officers > 1
+    assert len(names) > 100
+    assert len(names) == len(set(names))
+    assert len(reader.get_fields() or {}) == len(names)

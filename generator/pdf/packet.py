@@ -206,6 +206,8 @@ def build_packet(
     title = str(scenario["title"])
     subject = f"{rules.rulesets[ruleset].title}; scenario seed {scenario['seed']}"
 
+    made: list[str] = []  # the sheets about the scenario so far: their fields' prefixes
+
     def sheet(kind: str, data: dict[str, Any] | None, *bookmarks: tuple[str, int]) -> Sheet:
         fields = fillable and get_kind(kind).fillable
         # a sheet of another ruleset (a high-seas officer's duel character sheet) keeps its own
@@ -231,7 +233,9 @@ def build_packet(
             paper=paper,
             mono=mono,
             cache=cache,
+            field_prefix=f"s{len(made) + 1}_",
         )
+        made.append(kind)
         return Sheet(document=document)
 
     parts: list[Part] = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -98,12 +99,16 @@ def sheet_html(
     bookmarks: tuple[tuple[str, int], ...] = (),
     doc_title: str | None = None,
     doc_subject: str | None = None,
+    field_prefix: str = "",
 ) -> str:
     """Return the HTML of one sheet of `kind` (arguments as for `render_sheet`).
 
     Args:
         bookmarks: (label, level) of PDF outline entries at the sheet's start (packets).
         doc_title, doc_subject: PDF metadata instead of the manifest's.
+        field_prefix: put before every form field's name, so that sheets sharing a PDF (a
+            packet's officers) do not share fields: a PDF reader fills every field of a
+            name at once.
     """
     from generator.render.templating import render_html
 
@@ -120,7 +125,7 @@ def sheet_html(
         raise InputError(f"--ruleset: the {kind} sheet serves {', '.join(sheet.rulesets)}")
     context = _context(kind)(rules, data, paper, ruleset)
     about = data.get("title") or data.get("name") if data else None
-    return render_html(
+    html = render_html(
         sheet.template,
         doc_title=doc_title or (f"{sheet.title} — {about}" if about else sheet.title),
         doc_subject=doc_subject or sheet.description,
@@ -130,6 +135,13 @@ def sheet_html(
         fillable=fillable,
         **context,
     )
+    if field_prefix and fillable:
+        # every field is an <input name="..."> the templates wrote (data is escaped)
+        html = _INPUT_NAME.sub(lambda m: m.group(1) + field_prefix, html)
+    return html
+
+
+_INPUT_NAME = re.compile(r'(<input\b[^>]*?\bname=")')
 
 
 _LAYOUTS: dict[tuple[str, ...], Any] = {}
@@ -148,6 +160,7 @@ def layout_sheet(
     bookmarks: tuple[tuple[str, int], ...] = (),
     doc_title: str | None = None,
     doc_subject: str | None = None,
+    field_prefix: str = "",
 ) -> Any:
     """Lay out one sheet into WeasyPrint pages.
 
@@ -167,6 +180,7 @@ def layout_sheet(
         bookmarks=bookmarks,
         doc_title=doc_title,
         doc_subject=doc_subject,
+        field_prefix=field_prefix,
     )
     if not cache or data is not None:
         return layout(html, fillable=fillable)
