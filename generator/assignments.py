@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.errors import InputError
+from generator.errors import InputError, shown
 
 
 def parse_assignments(pairs: list[str], what: str) -> dict[str, str]:
@@ -11,8 +11,8 @@ def parse_assignments(pairs: list[str], what: str) -> dict[str, str]:
     for pair in pairs:
         name, eq, value = pair.partition("=")
         if not eq or not name.strip() or not value.strip():
-            raise InputError(f"'{pair}': {what} are written NAME=VALUE, e.g. roll=7")
+            raise InputError(f"'{shown(pair)}': {what} are written NAME=VALUE, e.g. roll=7")
         if name.strip() in out:
-            raise InputError(f"'{pair}': {name.strip()} is given twice")
+            raise InputError(f"'{shown(pair)}': {shown(name.strip())} is given twice")
         out[name.strip()] = value.strip()
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -17,7 +18,7 @@ import typer
 
 from generator import __version__
 from generator.assignments import parse_assignments
-from generator.errors import InputError, QuartermasterError
+from generator.errors import DataError, InputError, QuartermasterError, one_line
 
 if TYPE_CHECKING:
     from generator.pdf.batch import BatchOptions
@@ -166,9 +167,11 @@ def roll_command(
     import random
 
     from generator.dice import parse, roll
+    from generator.dice.rolling import check_times
     from generator.dice.show import show_roll
 
     node = parse(expression)
+    check_times(expression, node, times)
     used = fresh_seed() if seed is None else seed
     rng = random.Random(used)
     results = [roll(node, rng) for _ in range(times)]
@@ -683,9 +686,14 @@ def _seed(seed: int | None) -> int:
     return seed
 
 
-def _fail(message: str, code: int) -> NoReturn:
-    for line in message.splitlines() or [message]:
-        sys.stderr.write(f"error: {line}\n")
+def _fail(problems: str | Sequence[str], code: int) -> NoReturn:
+    """Print each problem as one ``error:`` line and exit with `code`.
+
+    A problem quoting what was typed or read (a newline, a terminal escape) shows those
+    characters as escapes, so each problem stays exactly one line.
+    """
+    for problem in [problems] if isinstance(problems, str) else problems or [""]:
+        sys.stderr.write(f"error: {one_line(problem)}\n")
     sys.exit(code)
 
 
@@ -693,8 +701,14 @@ def main(argv: list[str] | None = None) -> None:
     """Run the CLI; turn our errors and usage errors into one-line messages."""
     try:
         code = app(args=argv, prog_name="quartermaster", standalone_mode=False)
+    except DataError as exc:
+        _fail(exc.problems, exc.exit_code)
     except QuartermasterError as exc:
         _fail(str(exc), exc.exit_code)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        # 'quartermaster' alone: the help is the answer, not an error (Click's exit code 2)
+        sys.stderr.write(exc.format_message() + "\n")
+        sys.exit(2)
     except click.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
         _fail(f"{exc.format_message()}{hint}", 2)

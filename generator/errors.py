@@ -7,7 +7,39 @@ nothing else on purpose; a traceback reaching the user is a bug.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
+
+# bidirectional embeddings, overrides and isolates: they could make a message read as
+# something else on the terminal
+_BIDI_CONTROLS = frozenset(
+    chr(c) for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+)
+
+
+def one_line(text: str) -> str:
+    """Return `text` with line breaks and control characters written as escapes.
+
+    Error messages quote what the user typed or a file held; shown through this, a
+    message stays one line and a terminal escape sequence is printed, not obeyed.
+    """
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if ch in _BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+        else ch
+        for ch in text
+    )
+
+
+SHOWN_LENGTH = 60
+
+
+def shown(value: object) -> str:
+    """Return a typed value for an error message, cut short if it is very long."""
+    text = str(value)
+    if len(text) <= SHOWN_LENGTH:
+        return text
+    return f"{text[: SHOWN_LENGTH - 20]}...({len(text)} characters)"
 
 
 class QuartermasterError(Exception):

@@ -6,9 +6,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import LookupInputError
+from generator.errors import LookupInputError, shown
 from generator.loading import Axis, Rules, Table, thaw
 from generator.loading.cells import parse_cell
+
+# Python refuses to read whole numbers of over 4300 digits; no table needs as many
+MAX_DIGITS = 4000
+
+
+def too_long_number(text: str) -> bool:
+    """Say whether `text` is a whole number with more digits than Python will read."""
+    digits = text.strip().lstrip("+-")
+    return digits.isdecimal() and len(digits) > MAX_DIGITS
 
 
 def find_table(rules: Rules, table_id: str) -> Table:
@@ -18,12 +27,14 @@ def find_table(rules: Rules, table_id: str) -> Table:
     if ruleset is None or not dot:
         known = ", ".join(rules.rulesets)
         raise LookupInputError(
-            f"unknown table '{table_id}': ids are RULESET.TABLE with RULESET one of {known}"
+            f"unknown table '{shown(table_id)}': ids are RULESET.TABLE with RULESET one of {known}"
         )
     table = ruleset.tables.get(key)
     if table is None:
         choices = ", ".join(t.id for t in ruleset.tables.values() if t.kind != "rules")
-        raise LookupInputError(f"unknown table '{table_id}'; tables of {ruleset_id}: {choices}")
+        raise LookupInputError(
+            f"unknown table '{shown(table_id)}'; tables of {ruleset_id}: {choices}"
+        )
     return table
 
 
@@ -46,8 +57,10 @@ def describe_axis_values(axis: Axis) -> str:
 
 def axis_index(table: Table, axis: Axis, raw: str | int) -> int:
     """Return the index on `axis` of the input `raw`, or raise naming the valid choices."""
-    where = f"{table.id}: {axis.name}={raw}"
+    where = f"{table.id}: {axis.name}={shown(raw)}"
     if axis.numeric:
+        if not isinstance(raw, int) and too_long_number(str(raw)):
+            raise LookupInputError(f"{where}: too many digits (at most {MAX_DIGITS})")
         try:
             number = raw if isinstance(raw, int) else int(str(raw).strip())
         except ValueError:
@@ -135,7 +148,7 @@ def lookup(rules: Rules, table_id: str, inputs: Mapping[str, str | int]) -> Look
     unknown = [name for name in inputs if name not in names]
     if unknown:
         raise LookupInputError(
-            f"{table.id}: unknown input '{unknown[0]}' (this table takes {', '.join(names)})"
+            f"{table.id}: unknown input '{shown(unknown[0])}' (this table takes {', '.join(names)})"
         )
     missing = [name for name in names if name not in inputs]
     if missing:
@@ -171,4 +184,4 @@ def _lookup_modifier(table: Table, inputs: Mapping[str, str | int]) -> LookupRes
                     cell[key] = getattr(mod, key)
             return LookupResult(table, {"modifier": mod.id}, {"modifier": mod.label}, cell)
     ids = ", ".join(m.id for m in table.modifiers)
-    raise LookupInputError(f"{table.id}: modifier={wanted}: no such modifier (valid: {ids})")
+    raise LookupInputError(f"{table.id}: modifier={shown(wanted)}: no such modifier (valid: {ids})")

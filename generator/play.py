@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.assignments import parse_assignments
-from generator.errors import InputError, QuartermasterError
+from generator.errors import DataError, InputError, QuartermasterError, one_line
 from generator.loading import Rules
 from generator.output import check_folder, write_atomic
 
@@ -90,7 +90,8 @@ class PlaySession:
         try:
             return self._dispatch(words)
         except QuartermasterError as exc:
-            return "\n".join(f"error: {part}" for part in str(exc).splitlines())
+            problems = exc.problems if isinstance(exc, DataError) else (str(exc),)
+            return "\n".join(f"error: {one_line(problem)}" for problem in problems)
 
     def _dispatch(self, line: str) -> str:
         try:

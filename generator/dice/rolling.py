@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.dice.notation import EXPLODE_DEPTH, BinOp, Const, Dice, Neg, Node, parse
+from generator.errors import InputError
+
+# dice one command may roll over all its repeats (--times): a million dice already print
+# a hundred megabytes of JSON
+MAX_ROLLED_DICE = 100_000
 
 
 @dataclass
@@ -143,3 +148,24 @@ def roll(expression: str | Node, rng: random.Random) -> RollResult:
     total, account = _evaluate(node, rng, groups)
     text = expression if isinstance(expression, str) else str(expression)
     return RollResult(text, total, groups, account)
+
+
+def dice_count(node: Node) -> int:
+    """Return how many dice one roll of `node` throws (before re-rolls and explosions)."""
+    if isinstance(node, Dice):
+        return node.count
+    if isinstance(node, Neg):
+        return dice_count(node.operand)
+    if isinstance(node, BinOp):
+        return dice_count(node.left) + dice_count(node.right)
+    return 0
+
+
+def check_times(expression: str, node: Node, times: int) -> None:
+    """Refuse to roll `node` `times` times when that throws over `MAX_ROLLED_DICE` dice."""
+    each = dice_count(node)
+    if each * times > MAX_ROLLED_DICE:
+        raise InputError(
+            f"--times {times}: {expression} throws {each} dice a time, over "
+            f"{MAX_ROLLED_DICE} in all (at most --times {max(MAX_ROLLED_DICE // each, 1)})"
+        )

@@ -9,6 +9,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from generator.errors import shown
 from generator.loading import Rules
 from generator.resolve.base import (
     REQUIRED,
@@ -76,7 +77,7 @@ def get_resolver(resolver_id: str) -> Resolver:
     same = [r for r in resolvers if r.startswith(ruleset + ".")]
     hint = ", ".join(same) if same else ", ".join(sorted({r.split(".")[0] for r in resolvers}))
     what = "resolvers of " + ruleset if same else "rulesets"
-    raise ResolveInputError(f"unknown resolver '{resolver_id}' ({what}: {hint})")
+    raise ResolveInputError(f"unknown resolver '{shown(resolver_id)}' ({what}: {hint})")
 
 
 def parse_inputs(resolver: Resolver, rules: Rules, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -85,7 +86,9 @@ def parse_inputs(resolver: Resolver, rules: Rules, raw: Mapping[str, Any]) -> di
     for name in raw:
         if name not in names:
             known = ", ".join(names) or "no inputs"
-            raise ResolveInputError(f"{resolver.id}: unknown input '{name}' (inputs: {known})")
+            raise ResolveInputError(
+                f"{resolver.id}: unknown input '{shown(name)}' (inputs: {known})"
+            )
     out: dict[str, Any] = {}
     for param in resolver.params:
         if param.name in raw:

@@ -18,10 +18,10 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from generator.errors import InputError
+from generator.errors import InputError, shown
 from generator.loading import Rules, Table
 from generator.loading.model import fold
-from generator.lookup import LookupResult, lookup
+from generator.lookup import MAX_DIGITS, LookupResult, lookup, too_long_number
 
 Inputs = Mapping[str, Any]
 
@@ -114,10 +114,12 @@ class Param:
 
     def convert(self, resolver_id: str, raw: Any, rules: Rules) -> Any:
         """Return `raw` converted to this input's kind, or raise naming what is wrong."""
-        where = f"{resolver_id}: {self.name}={raw}"
+        where = f"{resolver_id}: {self.name}={shown(raw)}"
         if self.kind == "int":
             if isinstance(raw, bool):
                 raise ResolveInputError(f"{where}: expected a whole number")
+            if not isinstance(raw, int) and too_long_number(str(raw)):
+                raise ResolveInputError(f"{where}: too many digits (at most {MAX_DIGITS})")
             try:
                 value = raw if isinstance(raw, int) else int(str(raw).strip())
             except ValueError:

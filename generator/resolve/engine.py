@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from generator.dice import distribution, parse, roll
@@ -59,6 +61,12 @@ class SamplingContext(Context):
         self.lines.append(f"  {sign} {applied.label} [{applied.source}]")
 
 
+@lru_cache(maxsize=512)
+def _options(expression: str) -> tuple[tuple[int, Fraction], ...]:
+    """Return the totals of `expression` with their chances, lowest first."""
+    return tuple(sorted(distribution(expression).items()))
+
+
 class _PathsExceeded(Exception):
     pass
 
@@ -70,10 +78,10 @@ class EnumeratingContext(Context):
         super().__init__(rules)
         self.prefix = prefix
         self.taken: list[int] = []
-        self.options: list[list[tuple[Any, Fraction]]] = []
+        self.options: list[Sequence[tuple[Any, Fraction]]] = []
         self.chance = Fraction(1)
 
-    def _choose(self, options: list[tuple[Any, Fraction]]) -> Any:
+    def _choose(self, options: Sequence[tuple[Any, Fraction]]) -> Any:
         depth = len(self.taken)
         index = self.prefix[depth] if depth < len(self.prefix) else 0
         self.taken.append(index)
@@ -83,27 +91,35 @@ class EnumeratingContext(Context):
         return value
 
     def roll(self, expression: str, reason: str) -> int:
-        options = sorted(distribution(expression).items())
-        return int(self._choose(options))
+        return int(self._choose(_options(expression)))
 
     def roll_dice(self, count: int, sides: int, reason: str) -> tuple[int, ...]:
         face = Fraction(1, sides)
         return tuple(self._choose([(f, face) for f in range(1, sides + 1)]) for _ in range(count))
 
 
-def _explore(rules: Rules, run: Any) -> dict[Any, Fraction]:
+class _Budget:
+    """The paths one `odds()` call may still explore, shared by all its explorations."""
+
+    def __init__(self, paths: int) -> None:
+        self.left = paths
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise _PathsExceeded
+
+
+def _explore(rules: Rules, run: Any, budget: _Budget) -> dict[Any, Fraction]:
     """Run `run(ctx)` down every path of roll choices; return result → chance."""
     results: dict[Any, Fraction] = defaultdict(Fraction)
     pending: list[tuple[int, ...]] = [()]
-    paths = 0
     while pending:
         prefix = pending.pop()
         ctx = EnumeratingContext(rules, prefix)
         result = run(ctx)
         results[result] += ctx.chance
-        paths += 1
-        if paths > MAX_PATHS:
-            raise _PathsExceeded
+        budget.spend()
         for depth in range(len(prefix), len(ctx.taken)):
             base = tuple(ctx.taken[:depth])
             for other in range(1, len(ctx.options[depth])):
@@ -113,10 +129,13 @@ def _explore(rules: Rules, run: Any) -> dict[Any, Fraction]:
 
 def odds(resolver: Resolver, rules: Rules, inputs: Inputs) -> dict[str, Fraction]:
     """Return the exact chance of each outcome result of `resolver` with `inputs`."""
+    # one budget for the whole count: a fight in rounds explores each state it reaches,
+    # and big crews over many rounds would otherwise run for hours (issue #7)
+    budget = _Budget(MAX_PATHS)
     try:
         if isinstance(resolver, SteppedResolver):
-            return _stepped_odds(resolver, rules, inputs)
-        outcomes = _explore(rules, lambda ctx: resolver.resolve(ctx, inputs))
+            return _stepped_odds(resolver, rules, inputs, budget)
+        outcomes = _explore(rules, lambda ctx: resolver.resolve(ctx, inputs), budget)
     except _PathsExceeded:
         raise ResolveInputError(
             f"{resolver.id}: too many possible rolls to count exactly (over {MAX_PATHS})"
@@ -127,7 +146,9 @@ def odds(resolver: Resolver, rules: Rules, inputs: Inputs) -> dict[str, Fraction
     return dict(by_result)
 
 
-def _stepped_odds(resolver: SteppedResolver, rules: Rules, inputs: Inputs) -> dict[str, Fraction]:
+def _stepped_odds(
+    resolver: SteppedResolver, rules: Rules, inputs: Inputs, budget: _Budget
+) -> dict[str, Fraction]:
     live: dict[Any, Fraction] = {resolver.start(rules, inputs): Fraction(1)}
     finished: dict[str, Fraction] = defaultdict(Fraction)
     # a state's step distribution depends on the state alone: explore each state once
@@ -138,7 +159,9 @@ def _stepped_odds(resolver: SteppedResolver, rules: Rules, inputs: Inputs) -> di
         following: dict[Any, Fraction] = defaultdict(Fraction)
         for state, chance in live.items():
             if state not in steps:
-                steps[state] = _explore(rules, lambda ctx, s=state: resolver.step(ctx, inputs, s))
+                steps[state] = _explore(
+                    rules, lambda ctx, s=state: resolver.step(ctx, inputs, s), budget
+                )
             for nxt, p in steps[state].items():
                 if isinstance(nxt, Outcome):
                     finished[nxt.result] += chance * p
