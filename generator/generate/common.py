@@ -161,10 +161,23 @@ class Checker:
             return None
         return obj[key]
 
+    def only(self, obj: Mapping[str, Any], allowed: tuple[str, ...], path: KeyPath) -> None:
+        """Report keys of `obj` other than `allowed` (a mapping whose values are summed)."""
+        for key in obj:
+            if key not in allowed:
+                self.fail((*path, key), f"unknown key {key!r} (expected {', '.join(allowed)})")
+
+    def present(self, obj: Mapping[str, Any], key: str, path: KeyPath, expected: str) -> Any:
+        """Return ``obj[key]``, reporting it if missing or null (None then means skip it)."""
+        value = self.require(obj, key, path)
+        if value is None and key in obj:
+            self.fail((*path, key), f"expected {expected}, found null")
+        return value
+
     def text(
         self, obj: Mapping[str, Any], key: str, path: KeyPath, max_length: int = 200
     ) -> str | None:
-        value = self.require(obj, key, path)
+        value = self.present(obj, key, path, "text")
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
@@ -182,7 +195,7 @@ class Checker:
         low: int | None = None,
         high: int | None = None,
     ) -> int | None:
-        value = self.require(obj, key, path)
+        value = self.present(obj, key, path, "a whole number")
         if value is None:
             return None
         if not isinstance(value, int) or isinstance(value, bool):
@@ -194,7 +207,7 @@ class Checker:
         return value
 
     def boolean(self, obj: Mapping[str, Any], key: str, path: KeyPath) -> bool | None:
-        value = self.require(obj, key, path)
+        value = self.present(obj, key, path, "true or false")
         if value is not None and not isinstance(value, bool):
             self.fail((*path, key), f"expected true or false, found {value!r}")
             return None
@@ -205,6 +218,10 @@ class Checker:
     ) -> str | None:
         value = self.require(obj, key, path)
         if value is None:
+            if key in obj:
+                self.fail(
+                    (*path, key), f"expected one of {', '.join(map(str, allowed))}, found null"
+                )
             return None
         if value not in allowed:
             self.fail((*path, key), f"{value!r} is not one of {', '.join(map(str, allowed))}")

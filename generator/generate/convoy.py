@@ -328,11 +328,6 @@ class ConvoyGenerator(RulesetGenerator):
             for i, move in enumerate(moves):
                 if not isinstance(move, int) or isinstance(move, bool) or not 1 <= move <= 20:
                     checker.fail(("battle_clock", "moves", i), f"expected 1..20, found {move!r}")
-        for key in ("setup", "victory", "special_rules"):
-            lines = checker.items(checker.require(scenario, key, ()), (key,))
-            for i, line in enumerate(lines):
-                if not isinstance(line, str) or not line.strip():
-                    checker.fail((key, i), f"expected text, found {line!r}")
         self._check_map(checker, scenario, sides if isinstance(sides, list) else [])
 
     def _check_map(self, checker: Checker, scenario: dict[str, Any], sides: list[Any]) -> None:

@@ -122,6 +122,8 @@ def check_person(checker: Checker, rules: Rules, person: Any, path: KeyPath) -> 
     if data is None:
         return
     checker.text(data, "name", path, max_length=60)
+    checker.text(data, "nationality", path, max_length=60)
+    checker.text(data, "style", path, max_length=60)
     attrs = checker.mapping(checker.require(data, "attributes", path), (*path, "attributes"))
     if attrs is not None:
         for name in ATTRIBUTES:
@@ -140,6 +142,12 @@ def check_person(checker: Checker, rules: Rules, person: Any, path: KeyPath) -> 
             checker.choice(entry, "name", (*path, "weapons", i), labels)
             for key in ("min_str", "adv_str", "weapon_bonus", "parry_bonus"):
                 checker.integer(entry, key, (*path, "weapons", i), -10, 30)
+            for key in ("hand", "type", "damage"):
+                checker.text(entry, key, (*path, "weapons", i), max_length=60)
+    skills = checker.mapping(checker.require(data, "skills", path), (*path, "skills"))
+    if skills is not None:
+        for skill in skills:
+            checker.text(skills, skill, (*path, "skills"), max_length=60)
     checker.choice(data, "armour", path, list(rules.table("duel.armour").axes[0].labels))
 
 

@@ -85,7 +85,8 @@ def _crew_fractions(rules: Rules) -> tuple[Fraction, Fraction, str]:
 
 
 def _officer(ship: dict[str, Any], role: str) -> dict[str, Any] | None:
-    for officer in ship.get("officers", []):
+    officers = ship.get("officers")
+    for officer in officers if isinstance(officers, list) else []:
         if isinstance(officer, dict) and officer.get("role") == role:
             return officer
     return None
@@ -299,6 +300,7 @@ class HighSeasGenerator(RulesetGenerator):
             checker.require(entry, "batteries", where), (*where, "batteries")
         )
         if batteries is not None:
+            checker.only(batteries, BATTERIES, (*where, "batteries"))
             counts = [
                 checker.integer(batteries, b, (*where, "batteries"), 0, 300) for b in BATTERIES
             ]
@@ -352,8 +354,8 @@ class HighSeasGenerator(RulesetGenerator):
             role = checker.choice(officer, "role", at, roles)
             if role is not None:
                 found.append(role)
-            table = checker.mapping(checker.require(officer, "skills", at), (*at, "skills"))
-            if table is not None:
+            table = officer.get("skills")  # check_person reported it if missing or not a mapping
+            if isinstance(table, dict):
                 for skill in skills:
                     checker.choice(table, skill, (*at, "skills"), levels)
         if officers and sorted(found) != sorted(roles):
@@ -392,8 +394,3 @@ class HighSeasGenerator(RulesetGenerator):
             checker.integer(found, "roll", ("range",))
             checker.choice(found, "band", ("range",), bands)
             checker.text(found, "meters", ("range",), max_length=20)
-        for key in ("setup", "victory", "special_rules"):
-            lines = checker.items(checker.require(scenario, key, ()), (key,))
-            for i, line in enumerate(lines):
-                if not isinstance(line, str) or not line.strip():
-                    checker.fail((key, i), f"expected text, found {line!r}")

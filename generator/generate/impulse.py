@@ -201,11 +201,6 @@ class ImpulseGenerator(RulesetGenerator):
             checker.integer(weather, "roll", ("weather",), 1, 6)
             checker.choice(weather, "result", ("weather",), _results(rules, "impulse.weather"))
             checker.text(weather, "effect", ("weather",))
-        for key in ("setup", "victory", "special_rules"):
-            lines = checker.items(checker.require(scenario, key, ()), (key,))
-            for i, line in enumerate(lines):
-                if not isinstance(line, str) or not line.strip():
-                    checker.fail((key, i), f"expected text, found {line!r}")
         self._check_map(checker, scenario)
 
     def _check_map(self, checker: Checker, scenario: dict[str, Any]) -> None:

@@ -116,6 +116,11 @@ def dump(data: dict[str, Any], fmt: str) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
+def _is_table(rules: Rules, table_id: str) -> bool:
+    ruleset, _, key = table_id.partition(".")
+    return ruleset in rules.rulesets and key in rules.rulesets[ruleset].tables
+
+
 def read_scenario(path: Path, rules: Rules, ruleset: str | None = None) -> dict[str, Any]:
     """Read an edited scenario file (JSON or YAML), check it, and return it.
 
@@ -141,6 +146,19 @@ def read_scenario(path: Path, rules: Rules, ruleset: str | None = None) -> dict[
     for i, side in enumerate(sides):
         gen.check_side(checker, rules, side, ("sides", i))
     gen.check_setting(checker, rules, data)
+    for key in ("setup", "victory", "special_rules"):
+        lines = checker.items(checker.require(data, key, ()), (key,))
+        for i, line in enumerate(lines):
+            if not isinstance(line, str) or not line.strip():
+                checker.fail((key, i), f"expected text, found {line!r}")
+    if "house_tables" in data:
+        for i, table_id in enumerate(checker.items(data["house_tables"], ("house_tables",))):
+            if not isinstance(table_id, str) or not _is_table(rules, table_id):
+                checker.fail(("house_tables", i), f"{table_id!r} is not a table id")
+    if "balance" in data:
+        balance = checker.mapping(data["balance"], ("balance",))
+        if balance is not None:
+            checker.text(balance, "measure", ("balance",), max_length=1000)
     checker.raise_if_any()
     return data
 

@@ -186,6 +186,26 @@ class TacticalGenerator(RulesetGenerator):
             "start_columns": start,
         }
 
+    def check_setting(self, checker: Checker, rules: Rules, scenario: dict[str, Any]) -> None:
+        wind = checker.mapping(checker.require(scenario, "wind", ()), ("wind",))
+        if wind is not None:
+            checker.integer(wind, "roll", ("wind",))
+            checker.text(wind, "direction", ("wind",))
+        weather = checker.mapping(checker.require(scenario, "weather", ()), ("weather",))
+        if weather is not None:
+            checker.integer(weather, "roll", ("weather",))
+            checker.text(weather, "result", ("weather",))
+            effect = checker.require(weather, "effect", ("weather",))
+            if effect is not None and not isinstance(effect, str):
+                checker.fail(("weather", "effect"), f"expected text, found {effect!r}")
+        grid = checker.mapping(checker.require(scenario, "map", ()), ("map",))
+        if grid is not None:
+            where: KeyPath = ("map",)
+            width, _, _ = checker.grid_rows(grid, where, {".": "sea", "#": "land"}, "square")
+            start = checker.integer(grid, "start_columns", where, 1, None)
+            if start is not None and width is not None and 2 * start > width:
+                checker.fail((*where, "start_columns"), f"{start} columns a side do not fit")
+
     def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
         data = checker.mapping(side, path)
         if data is None:
@@ -217,6 +237,7 @@ class TacticalGenerator(RulesetGenerator):
                     checker.text(t, "result", (*where, "traits", j))
             ratings = checker.mapping(checker.require(entry, "ratings", where), (*where, "ratings"))
             if ratings is not None:
+                checker.only(ratings, RATINGS, (*where, "ratings"))
                 for name in RATINGS:
                     checker.integer(ratings, name, (*where, "ratings"), -20, 40)
         if ships and flagships != 1:

@@ -114,6 +114,14 @@ def read_yaml(path: Path) -> YamlDoc:
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
         problem = exc.problem or exc.context or "invalid YAML"
         raise InputError(f"{where}: YAML syntax error: {problem}") from None
+    except yaml.reader.ReaderError as exc:
+        # a character YAML does not allow (a control character, U+FFFE ...): one line
+        line = text.count("\n", 0, exc.position) + 1
+        code = exc.character if isinstance(exc.character, int) else None
+        what = f"character U+{code:04X}" if code is not None else "a character"
+        raise InputError(
+            f"{path}:{line}: YAML syntax error: {what} is not allowed in YAML"
+        ) from None
     except yaml.YAMLError as exc:
         raise InputError(f"{path}: YAML error: {exc}") from None
     if node is None:
