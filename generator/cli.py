@@ -715,7 +715,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         _fail(exc.format_message(), exc.exit_code)
     except (click.exceptions.Abort, KeyboardInterrupt):
-        _fail("interrupted", 130)
+        _fail(
+            "interrupted: every file already written is whole; a batch goes on with --resume", 130
+        )
     except Exception as exc:
         # a bug, not bad input: one line for the user, the traceback with QM_DEBUG=1
         if os.environ.get("QM_DEBUG"):
@@ -728,5 +730,9 @@ def main(argv: list[str] | None = None) -> None:
             f"internal error ({type(exc).__name__}{origin}: {exc}); please report it "
             "with the command you ran (QM_DEBUG=1 shows the traceback)",
             1,
+        )
+    if code == 130:  # Typer returns Ctrl-C as this exit code (no command returns it)
+        _fail(
+            "interrupted: every file already written is whole; a batch goes on with --resume", 130
         )
     sys.exit(code if isinstance(code, int) else 0)

@@ -137,3 +137,46 @@ def test_a_killed_batch_resumes_to_the_same_result(tmp_path: Path) -> None:
     assert not list(folder.glob(".*.part"))
     fresh = run_batch(tmp_path / "fresh", BatchOptions("duel", 77, 6), jobs=2)
     assert [p["sha256"] for p in fresh["packets"]] == [p["sha256"] for p in final]
+
+
+def test_ctrl_c_stops_a_batch_with_one_line_and_leaves_only_whole_files(tmp_path: Path) -> None:
+    folder = tmp_path / "con"
+    command = [sys.executable, "-m", "generator", "batch", "duel", "--count", "4"]
+    proc = subprocess.Popen(
+        [*command, "--seed", "5", "--jobs", "1", "-o", str(folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        manifest = folder / "manifest.json"
+        if manifest.exists() and json.loads(manifest.read_text())["packets"]:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert err.splitlines() == [
+        "error: interrupted: every file already written is whole; a batch goes on with --resume"
+    ]
+    made = json.loads((folder / "manifest.json").read_text())["packets"]
+    assert all(sha(folder / entry["file"]) == entry["sha256"] for entry in made)
+    assert not list(folder.glob(".*.part"))
+
+
+def test_jobs_never_start_more_workers_than_packets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import generator.pdf.batch as batch_module
+
+    started: list[int] = []
+    real = batch_module.ProcessPoolExecutor
+
+    def counting(max_workers: int) -> object:
+        started.append(max_workers)
+        return real(max_workers=max_workers)
+
+    monkeypatch.setattr(batch_module, "ProcessPoolExecutor", counting)
+    run_batch(tmp_path, BatchOptions("duel", 3, 2), jobs=100_000)
+    assert started == [2]

@@ -12,6 +12,7 @@ import csv
 import hashlib
 import io
 import json
+import os
 import random
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -223,7 +224,10 @@ def _run(
         for index in todo:
             yield make_packet(options, index, seeds[index], str(folder))
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # never more workers than packets to make, nor than a few per CPU (a typo such as
+    # --jobs 100000 must not fork the machine to death)
+    workers = min(jobs, len(todo), 4 * (os.cpu_count() or 1))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(make_packet, options, i, seeds[i], str(folder)) for i in todo]
         try:
             for future in as_completed(futures):
