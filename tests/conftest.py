@@ -47,3 +47,14 @@ def seeds() -> Path:
 def seed_text(seeds: Path, prefix: str) -> str:
     (path,) = seeds.glob(f"{prefix}_*.txt")
     return path.read_text(encoding="utf-8")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the CLI in this process as a user would; return (exit code, stdout, stderr)."""
+    from generator.cli import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(list(args))
+    out, err = capsys.readouterr()
+    code = caught.value.code
+    return (code if isinstance(code, int) else 0), out, err

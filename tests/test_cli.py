@@ -9,16 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from tests.conftest import FIXTURES
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as caught:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = caught.value.code
-    return (code if isinstance(code, int) else 0), out, err
+from tests.conftest import FIXTURES, run
 
 
 def test_rulesets_lists_all_six(capsys: pytest.CaptureFixture[str]) -> None:

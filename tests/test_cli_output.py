@@ -11,18 +11,10 @@ from typing import Any
 
 import pytest
 
-from generator.cli import main
 from generator.output import is_own_output
+from tests.conftest import run
 
 FOREIGN = "my own notes: do not lose\n"
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as caught:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = caught.value.code
-    return (code if isinstance(code, int) else 0), out, err
 
 
 def refused(capsys: pytest.CaptureFixture[str], path: Path, *args: str) -> None:

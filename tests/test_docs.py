@@ -12,20 +12,12 @@ import sys
 import pytest
 
 from generator import __version__
-from generator.cli import app, main
+from generator.cli import app
 from generator.loading import load_rules
-from tests.conftest import REPO
+from tests.conftest import REPO, run
 
 HOUSE_EXAMPLE = REPO / "docs" / "house-rules-example.yaml"
 COMMANDS = [command.name for command in app.registered_commands]
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as caught:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = caught.value.code
-    return (code if isinstance(code, int) else 0), out, err
 
 
 def test_every_command_is_registered_by_name() -> None:

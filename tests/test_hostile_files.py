@@ -19,22 +19,14 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from generator.cli import main
 from generator.generate.duel import roll_character
 from generator.generate.scenario import dump, roll_scenario
 from generator.loading import Rules
+from tests.conftest import run
 
 MARKUP = "<b>Bold</b> & <script>alert(1)</script>"
 # right-to-left Hebrew and Arabic, combining accents, an emoji ZWJ sequence, rich markup
 ODD = "שלום عالم e\u0301\u0302 🏴\u200d☠️ [bold]x[/bold]"
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as caught:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = caught.value.code
-    return (code if isinstance(code, int) else 0), out, err
 
 
 def write(path: Path, data: Any) -> Path:
