@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import click
 import typer
@@ -19,9 +19,6 @@ import typer
 from generator import __version__
 from generator.assignments import parse_assignments
 from generator.errors import DataError, InputError, QuartermasterError, one_line
-
-if TYPE_CHECKING:
-    from generator.pdf.batch import BatchOptions
 
 app = typer.Typer(
     name="quartermaster",
@@ -616,7 +613,7 @@ def batch_command(
     Example: quartermaster batch tactical --count 40 --seed 2026 -o con/
     """
     from generator.loading import load_rules
-    from generator.pdf.batch import BatchOptions, read_manifest, run_batch
+    from generator.pdf.batch import BatchOptions, check_batch_targets, read_manifest, run_batch
     from generator.pdf.packet import check_packet_options
 
     paper = paper.lower()
@@ -638,7 +635,7 @@ def batch_command(
         cache=not no_cache,
         rules_file=str(rules_file) if rules_file else None,
     )
-    _check_batch_folder(output, options, force)
+    check_batch_targets(output, options, force=force)
     if sys.stderr.isatty():
         from rich.progress import Progress
 
@@ -655,27 +652,6 @@ def batch_command(
         manifest = run_batch(output, options, jobs=jobs, resume=resume)
     pages = sum(p["pages"] for p in manifest["packets"])
     typer.echo(f"wrote {len(manifest['packets'])} packets ({pages} pages) to {output}")
-
-
-def _check_batch_folder(folder: Path, options: BatchOptions, force: bool) -> None:
-    """Refuse, before any packet is made, to overwrite files in `folder` we did not write.
-
-    A folder holding our manifest.json is a batch of ours: `run_batch` then finishes it
-    (--resume) or refuses. Otherwise every file the batch would write (the manifests, the
-    index and each packet) must be absent or our own output, unless `force`.
-    """
-    from generator.output import check_folder, check_target
-    from generator.pdf.batch import MANIFEST, MAX_COUNT, batch_seeds, packet_name, read_manifest
-
-    check_folder(folder)
-    if folder.is_dir() and read_manifest(folder) is not None:
-        return
-    names = [MANIFEST, "manifest.csv", "index.pdf"]
-    if options.count <= MAX_COUNT:  # a larger count is refused by run_batch
-        seeds = batch_seeds(options.seed, options.count)
-        names += [packet_name(options.ruleset, i, s) for i, s in enumerate(seeds)]
-    for name in names:
-        check_target(folder / name, force=force)
 
 
 def _seed(seed: int | None) -> int:

@@ -85,7 +85,6 @@ def lay_out(
         paper=paper,
         mono=mono,
         fillable=fillable,
-        cache=False,
     )
 
 

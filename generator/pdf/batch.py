@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import InputError
-from generator.output import ensure_dir, write_atomic
+from generator.output import check_folder, check_target, ensure_dir, write_atomic
 
 MANIFEST = "manifest.json"
 MAX_COUNT = 10_000
@@ -74,8 +74,6 @@ def packet_name(ruleset: str, index: int, seed: int) -> str:
 
 def make_packet(options: BatchOptions, index: int, seed: int, folder: str) -> dict[str, Any]:
     """Roll, lay out and write one packet of the batch; return its manifest entry."""
-    from pypdf import PdfReader
-
     from generator.generate.scenario import roll_scenario
     from generator.loading import load_rules
     from generator.pdf.packet import build_packet
@@ -98,7 +96,7 @@ def make_packet(options: BatchOptions, index: int, seed: int, folder: str) -> di
         "index": index + 1,
         "seed": seed,
         "file": name,
-        "pages": len(PdfReader(io.BytesIO(pdf)).pages),
+        "pages": packet.page_count(),
         "sha256": hashlib.sha256(pdf).hexdigest(),
         "title": scenario["title"],
         "sides": [side.get("name", "") for side in scenario["sides"]],
@@ -256,3 +254,21 @@ def write_index(folder: Path, options: BatchOptions, packets: list[dict[str, Any
         packets=packets,
     )
     return write_atomic(folder / "index.pdf", html_to_pdf(html))
+
+
+def check_batch_targets(folder: Path, options: BatchOptions, *, force: bool) -> None:
+    """Refuse, before any packet is made, to overwrite files in `folder` we did not write.
+
+    A folder holding our manifest.json is a batch of ours: `run_batch` then finishes it
+    (--resume) or refuses. Otherwise every file the batch would write (the manifests, the
+    index and each packet) must be absent or our own output, unless `force`.
+    """
+    check_folder(folder)
+    if folder.is_dir() and read_manifest(folder) is not None:
+        return
+    names = [MANIFEST, "manifest.csv", "index.pdf"]
+    if options.count <= MAX_COUNT:  # a larger count is refused by run_batch
+        seeds = batch_seeds(options.seed, options.count)
+        names += [packet_name(options.ruleset, i, s) for i, s in enumerate(seeds)]
+    for name in names:
+        check_target(folder / name, force=force)

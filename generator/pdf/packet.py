@@ -95,6 +95,10 @@ class Packet:
                 pages += _page_count(sheet)
         return out
 
+    def page_count(self, sides: set[int] | None = None) -> int:
+        """Return the number of pages `write(sides)` makes."""
+        return sum(_page_count(sheet) for sheet in self.sheets(sides))
+
     def write(self, sides: set[int] | None = None) -> bytes:
         """Write the packet (or one side's handout) as PDF bytes.
 
@@ -232,7 +236,6 @@ def build_packet(
             bookmarks=bookmarks,
             paper=paper,
             mono=mono,
-            cache=cache,
             field_prefix=f"s{len(made) + 1}_",
         )
         made.append(kind)

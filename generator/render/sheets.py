@@ -144,58 +144,15 @@ def sheet_html(
 _INPUT_NAME = re.compile(r'(<input\b[^>]*?\bname=")')
 
 
-_LAYOUTS: dict[tuple[str, ...], Any] = {}
+def layout_sheet(kind: str, rules: Rules, *, fillable: bool = False, **options: Any) -> Any:
+    """Lay out one sheet into WeasyPrint pages (options as for `sheet_html`).
 
-
-def layout_sheet(
-    kind: str,
-    rules: Rules,
-    *,
-    data: dict[str, Any] | None = None,
-    ruleset: str | None = None,
-    paper: str = "a4",
-    mono: bool = False,
-    fillable: bool = False,
-    cache: bool = True,
-    bookmarks: tuple[tuple[str, int], ...] = (),
-    doc_title: str | None = None,
-    doc_subject: str | None = None,
-    field_prefix: str = "",
-) -> Any:
-    """Lay out one sheet into WeasyPrint pages.
-
-    A sheet that depends on no generated data (a quick reference, a card sheet, a blank
-    log) is laid out once per (kind, ruleset, paper, options, bookmarks, rules) and reused.
+    Sheets about no generated data are made once as finished PDFs instead
+    (`static_sheet_pdf`); this lays out afresh every time.
     """
     from generator.render.pdf import layout
 
-    html = sheet_html(
-        kind,
-        rules,
-        data=data,
-        ruleset=ruleset,
-        paper=paper,
-        mono=mono,
-        fillable=fillable,
-        bookmarks=bookmarks,
-        doc_title=doc_title,
-        doc_subject=doc_subject,
-        field_prefix=field_prefix,
-    )
-    if not cache or data is not None:
-        return layout(html, fillable=fillable)
-    key = (
-        kind,
-        str(ruleset),
-        paper,
-        str(mono),
-        str(fillable),
-        repr(bookmarks),
-        rules_fingerprint(rules),
-    )
-    if key not in _LAYOUTS:
-        _LAYOUTS[key] = layout(html, fillable=fillable)
-    return _LAYOUTS[key]
+    return layout(sheet_html(kind, rules, fillable=fillable, **options), fillable=fillable)
 
 
 _STATIC_PDFS: dict[tuple[str, ...], bytes] = {}
