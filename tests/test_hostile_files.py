@@ -8,7 +8,6 @@ project's error, one line per problem naming the file, the line and the key path
 from __future__ import annotations
 
 import html
-import io
 import json
 import time
 from collections.abc import Callable
@@ -17,12 +16,12 @@ from typing import Any
 
 import pytest
 import yaml
-from pypdf import PdfReader
 
 from generator.generate.duel import roll_character
 from generator.generate.scenario import dump, roll_scenario
 from generator.loading import Rules
 from tests.conftest import run
+from tests.pdfs import flat, read
 
 MARKUP = "<b>Bold</b> & <script>alert(1)</script>"
 # right-to-left Hebrew and Arabic, combining accents, an emoji ZWJ sequence, rich markup
@@ -272,6 +271,5 @@ def test_markup_in_a_name_prints_as_text_in_the_pdf(rules: Rules) -> None:
 
     person = roll_character(rules, 5)
     person["name"] = MARKUP
-    reader = PdfReader(io.BytesIO(render_sheet("character", rules, data=person, mono=True)))
-    text = " ".join(" ".join(page.extract_text() for page in reader.pages).split())
+    text = flat(read(render_sheet("character", rules, data=person, mono=True)))
     assert MARKUP in text

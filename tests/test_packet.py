@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import subprocess
 import sys
@@ -11,29 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pypdf import PdfReader
 
 from generator.generate.base import get_generator
 from generator.generate.scenario import roll_scenario
 from generator.loading import RULESET_IDS, Rules
 from generator.pdf.packet import build_packet
-
-PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
-
-
-def outline(reader: PdfReader) -> list[tuple[int, str, int]]:
-    """Return (depth, title, page number from 1) for every bookmark."""
-    out: list[tuple[int, str, int]] = []
-
-    def walk(items: list[Any], depth: int) -> None:
-        for item in items:
-            if isinstance(item, list):
-                walk(item, depth + 1)
-            else:
-                out.append((depth, str(item.title), reader.get_destination_page_number(item) + 1))
-
-    walk(reader.outline, 0)
-    return out
+from tests.pdfs import PAGE_SIZES, outline, read, widgets
 
 
 def unit_names(scenario: dict[str, Any], side: int | None = None) -> list[str]:
@@ -50,7 +32,7 @@ def made(request: pytest.FixtureRequest, rules: Rules) -> tuple[dict[str, Any], 
 
 def test_packet_contents_bookmarks_and_metadata(made: tuple[dict[str, Any], bytes]) -> None:
     scenario, pdf = made
-    reader = PdfReader(io.BytesIO(pdf))
+    reader = read(pdf)
     text = " ".join(page.extract_text() for page in reader.pages).replace("\n", " ")
     for name in unit_names(scenario):
         assert name in text, name
@@ -75,7 +57,7 @@ def test_packet_contents_bookmarks_and_metadata(made: tuple[dict[str, Any], byte
 
 def test_each_side_starts_on_an_odd_page(made: tuple[dict[str, Any], bytes]) -> None:
     scenario, pdf = made
-    marks = outline(PdfReader(io.BytesIO(pdf)))
+    marks = outline(read(pdf))
     for side in scenario["sides"]:
         page = next(p for depth, title, p in marks if depth == 0 and title == side["name"])
         assert page % 2 == 1, (side["name"], page)
@@ -85,7 +67,7 @@ def test_handouts_hold_only_their_side(rules: Rules) -> None:
     scenario = roll_scenario(rules, "tactical", 8)
     packet = build_packet(rules, scenario)
     for index in range(2):
-        reader = PdfReader(io.BytesIO(packet.write(sides={index})))
+        reader = read(packet.write(sides={index}))
         text = " ".join(page.extract_text() for page in reader.pages).replace("\n", " ")
         for name in unit_names(scenario, index):
             assert name in text
@@ -130,13 +112,8 @@ def test_a_fillable_packet_gives_every_sheet_fields_of_its_own(rules: Rules) -> 
     """A PDF reader fills every field of one name at once: the officers' sheets of a
     high-seas packet (the same kind many times) must not share fields."""
     scenario = roll_scenario(rules, "high-seas", 3)
-    reader = PdfReader(io.BytesIO(build_packet(rules, scenario, fillable=True).write()))
-    names = []
-    for page in reader.pages:
-        for annot in page.get("/Annots", []) or []:
-            widget = annot.get_object()
-            if widget.get("/Subtype") == "/Widget":
-                names.append(str(widget.get("/T") or widget["/Parent"]["/T"]))
+    reader = read(build_packet(rules, scenario, fillable=True).write())
+    names = [widget.name for widget in widgets(reader)]
     officers = sum(len(ship["officers"]) for side in scenario["sides"] for ship in side["ships"])
     assert officers > 1
     assert len(names) > 100

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from pypdf import PdfReader
 
 from generator.generate.base import get_generator
 from generator.generate.scenario import roll_scenario
@@ -13,12 +10,13 @@ from generator.loading import RULESET_IDS, Rules
 from generator.render.kinds import briefing
 from generator.render.kinds import map as maps
 from generator.render.sheets import render_sheet
+from tests.pdfs import read
 
 
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
 def test_briefing_names_every_side_and_unit_and_shows_the_map(rules: Rules, ruleset: str) -> None:
     scenario = roll_scenario(rules, ruleset, 23)
-    reader = PdfReader(io.BytesIO(render_sheet("briefing", rules, data=scenario)))
+    reader = read(render_sheet("briefing", rules, data=scenario))
     text = " ".join(p.extract_text() for p in reader.pages).replace("\n", " ")
     assert scenario["title"] in text
     assert f"Seed {scenario['seed']}" in text
@@ -53,4 +51,4 @@ def test_a_cover_with_a_map_stays_on_one_page(rules: Rules, ruleset: str, paper:
     for seed in (5, 6, 7):
         scenario = roll_scenario(rules, ruleset, seed)
         pdf = render_sheet("briefing", rules, data=scenario, paper=paper, mono=True)
-        assert len(PdfReader(io.BytesIO(pdf)).pages) == 1, seed
+        assert len(read(pdf).pages) == 1, seed

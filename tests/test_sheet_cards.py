@@ -3,9 +3,7 @@ backs, nine poker cards to a page with crop marks; read back with pypdf."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -14,59 +12,9 @@ from generator.errors import InputError
 from generator.loading import Rules
 from generator.render.kinds import cards
 from generator.render.sheets import render_sheet, sheet_html
+from tests.pdfs import MM, PAGE_SIZES, colours, page_text, read, runs, thin_rects
 
-PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
-MM = 72 / 25.4
 PAGES = {"tactical": 8, "flob": 2}
-
-
-def read(pdf: bytes) -> PdfReader:
-    return PdfReader(io.BytesIO(pdf))
-
-
-def _times(a: list[float], b: list[float]) -> list[float]:
-    """Multiply two PDF matrices [a b c d e f]: first a, then b."""
-    return [
-        a[0] * b[0] + a[1] * b[2],
-        a[0] * b[1] + a[1] * b[3],
-        a[2] * b[0] + a[3] * b[2],
-        a[2] * b[1] + a[3] * b[3],
-        a[4] * b[0] + a[5] * b[2] + b[4],
-        a[4] * b[1] + a[5] * b[3] + b[5],
-    ]
-
-
-def runs(page: Any) -> list[tuple[str, float, float, float]]:
-    """Return the page's text runs: text, x and y from the top-left (pt), size (pt)."""
-    height = float(page.mediabox.height)
-    found: list[tuple[str, float, float, float]] = []
-
-    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
-        if text.strip():
-            m = _times(list(tm), list(cm))
-            scale = (m[2] ** 2 + m[3] ** 2) ** 0.5
-            found.append((text.strip(), m[4], height - m[5], size * scale))
-
-    page.extract_text(visitor_text=visit)
-    return found
-
-
-def thin_rects(page: Any) -> set[tuple[float, float, float, float]]:
-    """Return the filled rectangles thinner than 1.5 pt: x, y from the top, width, height."""
-    height = float(page.mediabox.height)
-    found: set[tuple[float, float, float, float]] = set()
-
-    def visit(op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
-        if op == b"re" and cm[1] == 0 and cm[2] == 0:  # not turned
-            x, y, w, h = (float(v) for v in args)
-            x0, y0 = x * cm[0] + cm[4], y * cm[3] + cm[5]
-            w, h = abs(w * cm[0]), abs(h * cm[3])
-            top = height - max(y0, y0 + h * (1 if cm[3] > 0 else -1))
-            if min(w, h) < 1.5:
-                found.add((round(min(x0, x0 + w), 2), round(top, 2), round(w, 3), round(h, 3)))
-
-    page.extract_text(visitor_operand_before=visit)
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -99,19 +47,19 @@ def test_every_tactical_card_is_printed_twice(
     rules: Rules, decks: dict[tuple[str, str], PdfReader], paper: str
 ) -> None:
     reader = decks["tactical", paper]
-    faces = [page.extract_text() for page in reader.pages[::2]]
+    faces = [page_text(page) for page in reader.pages[::2]]
     table = rules.table("tactical.cards")
     for name, cell in zip(table.axes[0].labels, table.cells, strict=True):
         assert sum(face.count(name) for face in faces) == 2, name
         assert "".join(cell["result"].split()) in "".join("".join(faces).split())
     assert "Movement roll" in faces[0] and "own ship" in faces[0]
-    backs = [page.extract_text() for page in reader.pages[1::2]]
+    backs = [page_text(page) for page in reader.pages[1::2]]
     assert [back.count("Action deck") for back in backs] == [9, 9, 9, 1]
 
 
 @pytest.mark.parametrize("paper", list(PAGE_SIZES))
 def test_flob_turn_cards(rules: Rules, decks: dict[tuple[str, str], PdfReader], paper: str) -> None:
-    face, back = (page.extract_text() for page in decks["flob", paper].pages)
+    face, back = (page_text(page) for page in decks["flob", paper].pages)
     assert face.count("RED") >= 3 and face.count("BLACK") >= 3
     assert "Command Phase" in face and "Action Phases" in face
     # the reference cards carry every step of both phases
@@ -184,17 +132,9 @@ def test_backs_land_behind_their_faces(decks: dict[tuple[str, str], PdfReader]) 
 def test_mono_is_black_and_white(rules: Rules, deck: str) -> None:
     reader = read(render_sheet("cards", rules, ruleset=deck, paper="a4", mono=True))
     assert len(reader.pages) == PAGES[deck]
-    colours: set[tuple[float, ...]] = set()
-
-    def visit(op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
-        if op in (b"rg", b"RG", b"g", b"G", b"sc", b"SC", b"scn", b"SCN"):
-            colours.add(tuple(float(a) for a in args))
-
-    for page in reader.pages:
-        page.extract_text(visitor_operand_before=visit)
-    assert colours <= {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (0.0,), (1.0,)}
+    assert colours(reader) <= {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (0.0,), (1.0,)}
     if deck == "flob":  # red cards: the word and an outline heart, never a red fill
-        assert "RED" in reader.pages[0].extract_text()
+        assert "RED" in page_text(reader.pages[0])
 
 
 def test_layout_marks_and_mirrored_slots() -> None:

@@ -2,69 +2,27 @@
 
 from __future__ import annotations
 
-import io
 import math
-from typing import Any
 
 import pytest
-from pypdf import PdfReader
 
 from generator.errors import InputError
 from generator.generate.duel import roll_character
 from generator.loading import Rules
 from generator.render.kinds import character
 from generator.render.sheets import render_sheet
+from tests.pdfs import (
+    BLACK_AND_WHITE,
+    MM,
+    PAGE_SIZES,
+    colours,
+    flat,
+    read,
+    smallest_text,
+    widgets,
+)
 
-PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
 LONGEST_NAME = "Nuestra Señora de la Santísima Trinidad <&> Barbarigo della Terrazza"
-MM = 72 / 25.4
-
-
-def read(pdf: bytes) -> PdfReader:
-    return PdfReader(io.BytesIO(pdf))
-
-
-def flat(reader: PdfReader) -> str:
-    return " ".join(" ".join(page.extract_text() for page in reader.pages).split())
-
-
-def smallest_text(reader: PdfReader) -> float:
-    sizes: list[float] = []
-
-    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
-        if text.strip():
-            sizes.append(size * abs(tm[3] * cm[3] + tm[2] * cm[1]))
-
-    for page in reader.pages:
-        page.extract_text(visitor_text=visit)
-    return min(sizes)
-
-
-def widgets(reader: PdfReader) -> list[tuple[str, str, float, float]]:
-    """Return every form widget: name, type (/Tx, /Btn), width and height in pt."""
-    found = []
-    for page in reader.pages:
-        for annot in page.get("/Annots") or []:
-            widget = annot.get_object()
-            if widget.get("/Subtype") == "/Widget":
-                x0, y0, x1, y1 = (float(v) for v in widget["/Rect"])
-                found.append((str(widget["/T"]), str(widget["/FT"]), abs(x1 - x0), abs(y1 - y0)))
-    return found
-
-
-def colours(reader: PdfReader) -> set[tuple[float, ...]]:
-    found: set[tuple[float, ...]] = set()
-
-    def visit(op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
-        if op in (b"rg", b"RG", b"g", b"G", b"sc", b"SC", b"scn", b"SCN"):
-            found.add(tuple(float(a) for a in args))
-
-    for page in reader.pages:
-        page.extract_text(visitor_operand_before=visit)
-    return found
-
-
-BLACK_AND_WHITE = {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (0.0,), (1.0,)}
 
 
 @pytest.mark.parametrize(
@@ -89,14 +47,14 @@ def test_blank_sheet(rules: Rules, paper: str, mono: bool, fillable: bool) -> No
     assert smallest_text(reader) >= 6.99
     fields = widgets(reader)
     if fillable:
-        names = {name for name, *_ in fields}
+        names = {field.name for field in fields}
         assert {"name", "nationality", "height", "style", "attr_strength", "hit_points"} <= names
         assert {"weapon4_parry", "notes_1", "stunned_2", "unconscious", "useless_left_leg"} <= names
         assert {"hp_24", "wound_head_13", "wound_right_arm_12", "armour_5"} <= names
         assert len(names) == len(fields)  # every field its own name
-        for name, kind, width, height in fields:
-            if kind == "/Tx":  # write-in boxes at least 5 mm
-                assert height >= 5 * MM - 0.01 and width >= 5 * MM, name
+        for field in fields:
+            if field.kind == "/Tx":  # write-in boxes at least 5 mm
+                assert field.height >= 5 * MM - 0.01 and field.width >= 5 * MM, field.name
     else:
         assert not fields
     if mono:
@@ -161,7 +119,7 @@ def test_strongest_character_with_two_weapons_fits_one_page(rules: Rules) -> Non
     text = flat(reader)
     assert "Two-handed sword" in text and "2d6" in text and "Main gauche" in text
     assert "cannot parry" not in text
-    names = {name for name, *_ in widgets(reader)}
+    names = {field.name for field in widgets(reader)}
     assert "notes_1" in names and "wound_head_13" in names and "hp_25" in names
     assert "name" not in names and "attr_strength" not in names
 

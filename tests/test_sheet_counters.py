@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 import copy
-import io
-import re
 from functools import cache
 from typing import Any
 
 import pytest
-from pypdf import PdfReader
 
 from generator.errors import InputError
 from generator.generate.scenario import roll_scenario
 from generator.loading import Rules, load_rules
 from generator.render.kinds import counters
 from generator.render.sheets import render_sheet
+from tests.pdfs import PAGE_SIZES, flat, read, smallest_text
 
-PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
 LONG_NAME = "Nuestra Señora de la Santísima Trinidad"
 ESCAPED = "Swan <&> Crow"
 
@@ -25,29 +22,6 @@ ESCAPED = "Swan <&> Crow"
 @cache
 def scenario(ruleset: str, seed: int = 3) -> dict[str, Any]:
     return roll_scenario(load_rules(), ruleset, seed)
-
-
-def read(pdf: bytes) -> PdfReader:
-    return PdfReader(io.BytesIO(pdf))
-
-
-def flat(reader: PdfReader) -> str:
-    """The text of every page on one line; asserts that none is set under 7 pt."""
-    sizes: list[float] = []
-
-    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
-        if text.strip():
-            a, b, c, d = (
-                tm[0] * cm[0] + tm[1] * cm[2],
-                tm[0] * cm[1] + tm[1] * cm[3],
-                tm[2] * cm[0] + tm[3] * cm[2],
-                tm[2] * cm[1] + tm[3] * cm[3],
-            )
-            sizes.append(size * abs(a * d - b * c) ** 0.5)
-
-    text = " ".join(page.extract_text(visitor_text=visit) for page in reader.pages)
-    assert sizes and min(sizes) >= 6.99, min(sizes)
-    return re.sub(r"\s+", " ", text)
 
 
 def names(data: dict[str, Any]) -> list[str]:
@@ -121,6 +95,7 @@ def test_counter_sheets(rules: Rules, ruleset: str, paper: str) -> None:
         PAGE_SIZES[paper]
     }
     content = flat(reader)
+    assert smallest_text(reader) >= 6.99  # none set under 7 pt
     for name in names(data):
         assert name in content, name
     size = "26 mm across the flats" if ruleset == "convoy" else "22 mm squares"
@@ -145,6 +120,7 @@ def test_the_biggest_forces_with_the_longest_names(rules: Rules, ruleset: str, s
     reader = read(render_sheet("counters", rules, data=data, paper="a4", mono=True))
     assert len(reader.pages) == expected_pages(data, "a4") == 1
     content = flat(reader)
+    assert smallest_text(reader) >= 6.99  # none set under 7 pt
     for name in names(data):
         assert name in content, name
 
@@ -159,6 +135,7 @@ def test_many_ships_take_several_sheets(rules: Rules) -> None:
     reader = read(render_sheet("counters", rules, data=data, paper="letter"))
     assert len(reader.pages) == 2
     content = flat(reader)
+    assert smallest_text(reader) >= 6.99  # none set under 7 pt
     assert "(continued)" in content and "Sheet 2 of 2" in content
     assert all(f"Ship {i}" in content for i in range(1, 81))
 

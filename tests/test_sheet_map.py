@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import copy
-import io
 import itertools
 import re
 from functools import cache
 from typing import Any
 
 import pytest
-from pypdf import PdfReader
 
 from generator.errors import InputError
 from generator.generate.scenario import roll_scenario
@@ -18,8 +16,8 @@ from generator.loading import Rules, load_rules
 from generator.render.kinds import map as map_kind
 from generator.render.kinds.counters import HEX_MM, SQUARE_MM, text_width, wrap
 from generator.render.sheets import render_sheet
+from tests.pdfs import PAGE_SIZES, flat, page_size, read, smallest_text
 
-PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
 LONG_NAME = "Nuestra Señora de la Santísima Trinidad"
 # (columns, rows) of pages: 30 x 20 squares of 22 mm, 22 x 16 hexes of 26 mm, one plan
 GRIDS = {
@@ -43,34 +41,6 @@ LEGEND = {
 @cache
 def scenario(ruleset: str, seed: int = 3) -> dict[str, Any]:
     return roll_scenario(load_rules(), ruleset, seed)
-
-
-def read(pdf: bytes) -> PdfReader:
-    return PdfReader(io.BytesIO(pdf))
-
-
-def flat(reader: PdfReader) -> str:
-    """The text of every page on one line; asserts that none is set under 7 pt."""
-    sizes: list[float] = []
-
-    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
-        if text.strip():
-            a, b, c, d = (
-                tm[0] * cm[0] + tm[1] * cm[2],
-                tm[0] * cm[1] + tm[1] * cm[3],
-                tm[2] * cm[0] + tm[3] * cm[2],
-                tm[2] * cm[1] + tm[3] * cm[3],
-            )
-            sizes.append(size * abs(a * d - b * c) ** 0.5)
-
-    text = " ".join(page.extract_text(visitor_text=visit) for page in reader.pages)
-    assert sizes and min(sizes) >= 6.99, min(sizes)
-    return re.sub(r"\s+", " ", text)
-
-
-def page_size(reader: PdfReader, index: int = 0) -> tuple[float, float]:
-    box = reader.pages[index].mediabox
-    return round(float(box.width), 1), round(float(box.height), 1)
 
 
 # ---------------------------------------------------------------- tiling, without rendering
@@ -164,6 +134,7 @@ def test_map_pages(rules: Rules, ruleset: str, paper: str) -> None:
     assert len(reader.pages) == columns * rows
     assert {page_size(reader, i) for i in range(len(reader.pages))} == {PAGE_SIZES[paper]}
     content = flat(reader)
+    assert smallest_text(reader) >= 6.99  # none set under 7 pt
     if ruleset != "flob":
         for r in range(rows):
             for c in range(columns):
@@ -192,6 +163,7 @@ def test_convoy_start_hexes_print_long_names(rules: Rules) -> None:
     reader = read(render_sheet("map", rules, data=data, paper="a4", mono=True))
     assert len(reader.pages) == 6
     content = flat(reader)
+    assert smallest_text(reader) >= 6.99  # none set under 7 pt
     assert "Swan <&> Crow" in content
     assert "Exit edge" in content and data["map"]["exit_edge"] == "south"
 

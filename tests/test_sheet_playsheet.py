@@ -3,70 +3,31 @@
 from __future__ import annotations
 
 import copy
-import io
 from typing import Any
 
 import pytest
-from pypdf import PdfReader
 
 from generator.errors import InputError
 from generator.loading import Rules
 from generator.lookup import cell_text
 from generator.render.kinds import playsheet
 from generator.render.sheets import render_sheet
+from tests.pdfs import (
+    MM,
+    PAGE_SIZES,
+    colours,
+    page_text,
+    read,
+    smallest_text,
+    squeeze,
+    widgets,
+)
 
-PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
-MM = 72 / 25.4
 FRONT = ["Death rolls", "Recovery", "Captured ships", "Struck ships", "Fog", "Boarding", "Shallows"]
 BACK = [
     "Sailing movement", "Gunnery", "Range in hexes", "Modifiers in D6", "Wind change",
     "Battle clock", "Game turn sequence", "Zero (low) level",
 ]  # fmt: skip
-
-
-def read(pdf: bytes) -> PdfReader:
-    return PdfReader(io.BytesIO(pdf))
-
-
-def squeeze(text: str) -> str:
-    """Text without whitespace: lines may break anywhere, after a slash too."""
-    return "".join(text.split())
-
-
-def smallest_text(reader: PdfReader) -> float:
-    sizes: list[float] = []
-
-    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
-        if text.strip():
-            sizes.append(size * abs(tm[3] * cm[3] + tm[2] * cm[1]))
-
-    for page in reader.pages:
-        page.extract_text(visitor_text=visit)
-    return min(sizes)
-
-
-def widgets(reader: PdfReader) -> list[tuple[str, str, float]]:
-    """Return every form widget: name, type (/Tx, /Btn) and height in pt."""
-    found = []
-    for page in reader.pages:
-        for annot in page.get("/Annots") or []:
-            widget = annot.get_object()
-            if widget.get("/Subtype") == "/Widget":
-                _, y0, _, y1 = (float(v) for v in widget["/Rect"])
-                found.append((str(widget["/T"]), str(widget["/FT"]), abs(y1 - y0)))
-    return found
-
-
-def colours(reader: PdfReader) -> set[tuple[float, ...]]:
-    found: set[tuple[float, ...]] = set()
-
-    def visit(op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
-        if op in (b"rg", b"RG", b"g", b"G", b"sc", b"SC", b"scn", b"SCN"):
-            found.add(tuple(float(a) for a in args))
-
-    for page in reader.pages:
-        page.extract_text(visitor_operand_before=visit)
-    return found
 
 
 @pytest.mark.parametrize(
@@ -79,7 +40,7 @@ def test_two_pages_front_and_back(rules: Rules, paper: str, mono: bool, fillable
     for page in reader.pages:
         box = page.mediabox
         assert (round(float(box.width), 1), round(float(box.height), 1)) == PAGE_SIZES[paper]
-    front, back = (page.extract_text() for page in reader.pages)
+    front, back = (page_text(page) for page in reader.pages)
     assert "Front" in front and "Back" in back
     for title in FRONT:
         assert title in front, title
@@ -90,11 +51,11 @@ def test_two_pages_front_and_back(rules: Rules, paper: str, mono: bool, fillable
     assert smallest_text(reader) >= 6.99
     fields = widgets(reader)
     if fillable:
-        names = {name for name, *_ in fields}
+        names = {field.name for field in fields}
         assert {"clock_1", "clock_48", "boarding-grapple_boarder_1"} <= names
         assert {"boarding-fight_target_4", "boarding-fight_target_dice"} <= names
         assert len(names) == len(fields)
-        assert all(height >= 5 * MM - 0.01 for _, kind, height in fields if kind == "/Tx")
+        assert all(field.height >= 5 * MM - 0.01 for field in fields if field.kind == "/Tx")
     else:
         assert not fields
     if mono:
@@ -105,8 +66,8 @@ def test_two_pages_front_and_back(rules: Rules, paper: str, mono: bool, fillable
 
 def test_every_sided_table_is_printed_whole_on_its_side(rules: Rules) -> None:
     reader = read(render_sheet("playsheet", rules, paper="letter"))
-    pages = {"front": squeeze(reader.pages[0].extract_text())}
-    pages["back"] = squeeze(reader.pages[1].extract_text())
+    pages = {"front": squeeze(page_text(reader.pages[0]))}
+    pages["back"] = squeeze(page_text(reader.pages[1]))
     tables = [t for t in rules.rulesets["convoy"].tables.values() if "side" in t.params]
     assert len(tables) == 20
     for table in tables:

@@ -8,21 +8,19 @@ are checked for text under 7 pt and for anything wider than its column.
 from __future__ import annotations
 
 import html
-import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pypdf import PdfReader
 
 from generator.loading import Rules, load_rules
 from generator.render.kinds import quick_reference as qr
 from generator.render.sheets import get_kind, layout_sheet, render_sheet, sheet_html
 from tests.conftest import FIXTURES
+from tests.pdfs import PAGE_SIZES, colours_as_written, extracted_text, page_size, read, squeeze
 
-PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
 RULESETS = ("duel", "high-seas", "impulse", "convoy", "tactical", "flob")
 # cells, headings and odds that must come through (whitespace is ignored when comparing)
 SAMPLES = {
@@ -51,33 +49,6 @@ SAMPLES = {
     ],
 }
 SEVEN_PT_PX = 7 * 96 / 72
-
-
-def squash(text: str) -> str:
-    return re.sub(r"\s+", "", text)
-
-
-def read(pdf: bytes) -> PdfReader:
-    return PdfReader(io.BytesIO(pdf))
-
-
-def page_size(reader: PdfReader) -> tuple[float, float]:
-    box = reader.pages[0].mediabox
-    return round(float(box.width), 1), round(float(box.height), 1)
-
-
-def text_of(reader: PdfReader) -> str:
-    return squash("".join(page.extract_text() for page in reader.pages))
-
-
-def colours(reader: PdfReader) -> set[str]:
-    """Return every colour the pages set (fill and stroke operands)."""
-    found = set()
-    for page in reader.pages:
-        data = page.get_contents().get_data().decode("latin-1")
-        for match in re.finditer(r"((?:-?[\d.]+\s+){1,4})(rg|RG|g|G|k|K|scn|SCN|sc|SC)\b", data):
-            found.add(" ".join(match[1].split()))
-    return found
 
 
 def boxes(box: Any) -> Iterator[Any]:
@@ -242,21 +213,21 @@ def test_quick_reference(rules: Rules, ruleset: str, paper: str, mono: bool) -> 
     reader = read(render_sheet("quick-reference", rules, ruleset=ruleset, paper=paper, mono=mono))
     assert 1 <= len(reader.pages) <= 4
     assert page_size(reader) == PAGE_SIZES[paper]
-    content = text_of(reader)
+    content = squeeze(extracted_text(reader))
     chosen = rules.rulesets[ruleset]
-    missing = [t.id for t in chosen.tables.values() if squash(qr.short_title(t)) not in content]
+    missing = [t.id for t in chosen.tables.values() if squeeze(qr.short_title(t)) not in content]
     assert missing == []
     for sample in SAMPLES[ruleset]:
-        assert squash(sample) in content, sample
-    assert squash("House tables used") in content
-    assert all(squash(t.id) in content for t in chosen.tables.values() if t.house)
+        assert squeeze(sample) in content, sample
+    assert squeeze("House tables used") in content
+    assert all(squeeze(t.id) in content for t in chosen.tables.values() if t.house)
     assert reader.metadata is not None
     assert chosen.title in str(reader.metadata.title)
     assert chosen.title in str(reader.metadata.subject)
     if mono:
-        assert colours(reader) <= {"0 0 0", "1 1 1", "0", "1"}
+        assert colours_as_written(reader) <= {"0 0 0", "1 1 1", "0", "1"}
     else:
-        assert len(colours(reader)) > 3
+        assert len(colours_as_written(reader)) > 3
 
 
 def test_mono_lays_out_as_the_colour_sheet(rules: Rules) -> None:
@@ -273,11 +244,11 @@ def test_mono_lays_out_as_the_colour_sheet(rules: Rules) -> None:
 def test_a_house_rules_file_shows_on_the_sheet() -> None:
     house = load_rules(FIXTURES / "house" / "ok.yaml")
     page = html.unescape(sheet_html("quick-reference", house, ruleset="tactical", paper="a4"))
-    content = squash(re.sub(r"<[^>]+>", " ", page))
-    assert squash("Wind change (club rule)") in content
-    assert squash("Club rule replacing the seed's 1-5 stays, 6 changes.") in content
-    assert squash("Wind change (club rule) (tactical.wind-change)") in content  # small print
-    assert squash("5-6 The wind changes: roll on the wind table 33%") in content
+    content = squeeze(re.sub(r"<[^>]+>", " ", page))
+    assert squeeze("Wind change (club rule)") in content
+    assert squeeze("Club rule replacing the seed's 1-5 stays, 6 changes.") in content
+    assert squeeze("Wind change (club rule) (tactical.wind-change)") in content  # small print
+    assert squeeze("5-6 The wind changes: roll on the wind table 33%") in content
 
 
 CLUB_RULES = """

@@ -3,7 +3,6 @@ roster; read back with pypdf."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
@@ -16,48 +15,11 @@ from generator.generate.scenario import dump, read_scenario, roll_scenario
 from generator.loading import Rules
 from generator.render.kinds import roster
 from generator.render.sheets import render_sheet
+from tests.pdfs import PAGE_SIZES, colours, flat, page_size, read, smallest_text
 
-PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
 LONG_NAME = "Nuestra Señora de la Santísima Trinidad <&>"
 RULESETS = ("tactical", "flob", "high-seas", "impulse", "convoy")
 BIGGEST = {"tactical": 14, "flob": 11, "high-seas": 64, "impulse": 12, "convoy": 5}
-
-
-def read(pdf: bytes) -> PdfReader:
-    return PdfReader(io.BytesIO(pdf))
-
-
-def page_size(reader: PdfReader, index: int = 0) -> tuple[float, float]:
-    box = reader.pages[index].mediabox
-    return round(float(box.width), 1), round(float(box.height), 1)
-
-
-def flat(reader: PdfReader) -> str:
-    return " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
-
-
-def smallest_text(reader: PdfReader) -> float:
-    sizes: list[float] = []
-
-    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
-        if text.strip():
-            sizes.append(size * abs(tm[3] * cm[3] + tm[2] * cm[1]))
-
-    for page in reader.pages:
-        page.extract_text(visitor_text=visit)
-    return min(sizes)
-
-
-def colours(reader: PdfReader) -> set[tuple[float, ...]]:
-    found: set[tuple[float, ...]] = set()
-
-    def visit(op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
-        if op in (b"rg", b"RG", b"g", b"G", b"sc", b"SC", b"scn", b"SCN"):
-            found.add(tuple(float(a) for a in args))
-
-    for page in reader.pages:
-        page.extract_text(visitor_operand_before=visit)
-    return found
 
 
 def key_values(ruleset: str, ship: dict[str, Any]) -> list[str]:

@@ -4,7 +4,6 @@ read back with pypdf."""
 from __future__ import annotations
 
 import copy
-import io
 import math
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,18 @@ from generator.generate.scenario import dump, read_scenario, roll_scenario
 from generator.loading import Rules
 from generator.render.kinds import ship_log
 from generator.render.sheets import render_sheet
+from tests.pdfs import (
+    MM,
+    PAGE_SIZES,
+    colours,
+    flat,
+    page_size,
+    page_text,
+    read,
+    smallest_text,
+    widgets,
+)
 
-PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
-MM = 72 / 25.4
 LONG_NAME = "Nuestra Señora de la Santísima Trinidad <&>"
 RULESETS = ("tactical", "flob", "high-seas", "impulse", "convoy")
 # logs a page can hold at most (a side's first page holds fewer under its heading)
@@ -30,61 +38,10 @@ MOST_PER_PAGE = {"tactical": 6, "flob": 2, "high-seas": 2, "impulse": 3, "convoy
 BIGGEST = {"tactical": 14, "flob": 11, "high-seas": 64, "impulse": 12, "convoy": 5}
 
 
-def read(pdf: bytes) -> PdfReader:
-    return PdfReader(io.BytesIO(pdf))
-
-
-def page_size(reader: PdfReader, index: int = 0) -> tuple[float, float]:
-    box = reader.pages[index].mediabox
-    return round(float(box.width), 1), round(float(box.height), 1)
-
-
-def flat(reader: PdfReader) -> str:
-    """The text of every page, lines joined with spaces."""
-    return " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
-
-
-def smallest_text(reader: PdfReader) -> float:
-    sizes: list[float] = []
-
-    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
-        if text.strip():
-            sizes.append(size * abs(tm[3] * cm[3] + tm[2] * cm[1]))
-
-    for page in reader.pages:
-        page.extract_text(visitor_text=visit)
-    return min(sizes)
-
-
-def colours(reader: PdfReader) -> set[tuple[float, ...]]:
-    found: set[tuple[float, ...]] = set()
-
-    def visit(op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
-        if op in (b"rg", b"RG", b"g", b"G", b"sc", b"SC", b"scn", b"SCN"):
-            found.add(tuple(float(a) for a in args))
-
-    for page in reader.pages:
-        page.extract_text(visitor_operand_before=visit)
-    return found
-
-
-def widgets(reader: PdfReader) -> list[tuple[int, str, str, tuple[float, float, float, float]]]:
-    """Every form widget: page, name, type (/Tx, /Btn) and rectangle in mm."""
-    found = []
-    for index, page in enumerate(reader.pages):
-        for annot in page.get("/Annots") or []:
-            widget = annot.get_object()
-            if widget.get("/Subtype") == "/Widget":
-                x0, y0, x1, y1 = (float(v) / MM for v in widget["/Rect"])
-                rect = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-                found.append((index, str(widget["/T"]), str(widget["/FT"]), rect))
-    return found
-
-
 def check_widgets(reader: PdfReader, paper: str) -> set[str]:
     """Every field is at least 5 mm, inside the page's margins, and overlaps no other."""
     width, height = (v / MM for v in PAGE_SIZES[paper])
-    found = widgets(reader)
+    found = widgets(reader, unit=MM)
     names = [name for _, name, _, _ in found]
     assert len(names) == len(set(names)), "field names repeat"
     by_page: dict[int, list[tuple[float, float, float, float]]] = {}
@@ -105,7 +62,7 @@ def check_widgets(reader: PdfReader, paper: str) -> set[str]:
 
 def check_lines(reader: PdfReader, context: dict[str, Any]) -> None:
     """Every row of boxes lies on as many lines as the layout planned: none wraps early."""
-    tops = {name: round(rect[1], 1) for _, name, _, rect in widgets(reader)}
+    tops = {name: round(rect[1], 1) for _, name, _, rect in widgets(reader, unit=MM)}
     rows = 0
     for side in context["sides"]:
         for card in side["logs"]:
@@ -189,7 +146,7 @@ def test_logs_of_a_scenario(rules: Rules, ruleset: str) -> None:
     if mono:
         assert colours(reader) <= {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (0.0,), (1.0,)}
     # each side starts its own page
-    first = [page.extract_text() for page in reader.pages]
+    first = [page_text(page) for page in reader.pages]
     for side in scenario["sides"]:
         assert sum(f"Ship’s log — {side['name']}" in text for text in first) == 1
 

@@ -2,32 +2,17 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 
 from generator.errors import InputError
 from generator.generate.duel import roll_character
 from generator.loading import Rules
 from generator.render.sheets import render_sheet, sheet_kinds
+from tests.pdfs import PAGE_SIZES, extracted_text, page_size, read
 
-PAGE_SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
 LONGEST_NAME = "Nuestra Señora de la Santísima Trinidad <&> Barbarigo della Terrazza"
-
-
-def read(pdf: bytes) -> PdfReader:
-    return PdfReader(io.BytesIO(pdf))
-
-
-def page_size(reader: PdfReader, index: int = 0) -> tuple[float, float]:
-    box = reader.pages[index].mediabox
-    return round(float(box.width), 1), round(float(box.height), 1)
-
-
-def text(reader: PdfReader) -> str:
-    return "\n".join(page.extract_text() for page in reader.pages)
 
 
 def test_every_manifest_names_an_existing_template() -> None:
@@ -48,7 +33,7 @@ def test_duel_record_blank(rules: Rules, paper: str, mono: bool, fillable: bool)
     reader = read(render_sheet("duel-record", rules, paper=paper, mono=mono, fillable=fillable))
     assert len(reader.pages) == 1
     assert page_size(reader) == PAGE_SIZES[paper]
-    content = text(reader)
+    content = extracted_text(reader)
     for word in (
         "Turn",
         "Opponent",
@@ -78,7 +63,7 @@ def test_duel_record_with_the_longest_name(rules: Rules, paper: str) -> None:
     person["name"] = LONGEST_NAME
     reader = read(render_sheet("duel-record", rules, data=person, paper=paper, mono=True))
     assert len(reader.pages) == 1
-    content = text(reader)
+    content = extracted_text(reader)
     assert "Santísima Trinidad <&> Barbarigo" in content.replace("\n", " ")
     assert f"MinSTR {person['weapons'][0]['min_str']}" in content
     assert "House tables used" in content
