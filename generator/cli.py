@@ -381,9 +381,10 @@ def fleet_command(
     if ruleset not in rules.rulesets:
         raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
     gen = get_generator(ruleset)
-    if ruleset == "duel":
+    if gen.units != "ships":
         raise InputError(
-            "duel has no fleets: use 'quartermaster character' or 'quartermaster scenario duel'"
+            f"{ruleset} has no fleets: use 'quartermaster character' or "
+            f"'quartermaster scenario {ruleset}'"
         )
     force = (
         read_force(from_file, rules, ruleset)
@@ -408,12 +409,18 @@ def character_command(
 
     Example: quartermaster character --seed 7 --yaml
     """
-    from generator.generate.duel import read_character, roll_character
+    from generator.generate.base import get_generator
     from generator.generate.show import show_force
     from generator.loading import load_rules
+    from generator.rulesets import serving
 
     rules = load_rules(rules_file)
-    person = read_character(from_file, rules) if from_file else roll_character(rules, _seed(seed))
+    gen = get_generator(serving("character")[0])
+    person = (
+        gen.read_character(from_file, rules)
+        if from_file
+        else gen.roll_character(rules, _seed(seed))
+    )
     if not _emit(person, as_json, as_yaml, output, force):
         show_force(
             {"name": person["name"], "seed": person.get("seed"), "characters": [person]},
@@ -481,9 +488,9 @@ def sheet_command(
 ) -> None:
     """Print one sheet to PDF: blank, from a generated file (--from) or rolled (--seed).
 
-    Kinds: duel-record, character (duel); quick-reference (every ruleset); ship-log, roster
-    (the naval rulesets); cards (tactical, flob); counters (tactical, impulse, convoy); map
-    (tactical, impulse, convoy, flob); playsheet (convoy); briefing (any scenario).
+    Kinds: briefing, roster, ship-log, map, counters, cards, playsheet, quick-reference,
+    character, duel-record. A kind that does not serve the ruleset asked for says which
+    rulesets it serves.
 
     Example: quartermaster sheet ship-log --ruleset tactical --seed 1805 --paper letter
     """
@@ -530,7 +537,10 @@ BalancedOption = Annotated[
 
 @app.command("packet")
 def packet_command(
-    ruleset: Annotated[str, typer.Argument(help="The ruleset (default tactical).")] = "tactical",
+    ruleset: Annotated[
+        str | None,
+        typer.Argument(help="The ruleset (default: the one 'quartermaster rulesets' marks)."),
+    ] = None,
     seed: SeedOption = None,
     from_file: FromOption = None,
     paper: PaperOption = "a4",
@@ -553,10 +563,12 @@ def packet_command(
     from generator.loading import load_rules
     from generator.output import check_target, write_atomic
     from generator.pdf.packet import build_packet, check_packet_options
+    from generator.rulesets import default_ruleset
 
     paper = paper.lower()
     check_packet_options(paper)
     rules = load_rules(rules_file)
+    ruleset = ruleset or default_ruleset()
     if ruleset not in rules.rulesets:
         raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
     if from_file is not None and seed is not None:
@@ -615,10 +627,12 @@ def batch_command(
     from generator.loading import load_rules
     from generator.pdf.batch import BatchOptions, check_batch_targets, read_manifest, run_batch
     from generator.pdf.packet import check_packet_options
+    from generator.rulesets import default_ruleset
 
     paper = paper.lower()
     check_packet_options(paper)
     rules = load_rules(rules_file)
+    ruleset = ruleset or default_ruleset()
     if ruleset not in rules.rulesets:
         raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
     if seed is None and resume:

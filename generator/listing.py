@@ -10,6 +10,7 @@ from rich.table import Table as RichTable
 
 from generator.loading import Axis, RuleItem, Rules, Ruleset, Table, thaw
 from generator.lookup import LookupResult, cell_text, describe_axis_values
+from generator.rulesets import default_ruleset
 
 
 def _console() -> Console:
@@ -109,6 +110,7 @@ def show_rulesets(rules: Rules) -> None:
     grid.add_column("seed")
     for ruleset in rules.rulesets.values():
         grid.add_row(ruleset.id, escape(ruleset.title), str(len(ruleset.tables)), ruleset.source)
+    grid.caption = f"'quartermaster packet' with no ruleset makes a {default_ruleset()} packet"
     _console().print(grid)
 
 

@@ -1,4 +1,4 @@
-"""Find the project's bundled folders (data/, templates/, sheets/).
+"""Find the project's bundled folders (data/, specs/, templates/, sheets/).
 
 In a checkout (or an editable install) they sit at the top of the repository, beside the
 package. In a built wheel hatchling copies them into ``generator/_bundled/``. Every
@@ -17,7 +17,7 @@ _PACKAGE = Path(__file__).resolve().parent
 
 @cache
 def resource_dir(name: str) -> Path:
-    """Return the folder `name` (``data``, ``templates`` or ``sheets``)."""
+    """Return the folder `name` (``data``, ``specs``, ``templates`` or ``sheets``)."""
     for candidate in (_PACKAGE / "_bundled" / name, _PACKAGE.parent / name):
         if candidate.is_dir():
             return candidate

@@ -13,9 +13,10 @@ import pytest
 from generator.errors import InputError
 from generator.generate.base import get_generator
 from generator.generate.scenario import dump, read_scenario, roll_scenario
-from generator.loading import RULESET_IDS, Rules
+from generator.loading import Rules
+from generator.rulesets import ruleset_ids
 
-RULESETS = list(RULESET_IDS)
+RULESETS = list(ruleset_ids())
 
 
 def _names(scenario: dict[str, Any]) -> list[str]:

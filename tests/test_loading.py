@@ -8,17 +8,18 @@ from pathlib import Path
 import pytest
 
 from generator.errors import DataError, InputError
-from generator.loading import RULESET_IDS, Rules, load_rules
+from generator.loading import Rules, load_rules
 from generator.loading.build import dice_range, parse_range_label
 from generator.loading.yamlfile import read_yaml
 from generator.resources import data_dir
+from generator.rulesets import ruleset_ids
 from tests.conftest import FIXTURES
 
 HOUSE = FIXTURES / "house"
 
 
 def test_builtin_data_loads_clean(rules: Rules) -> None:
-    assert tuple(rules.rulesets) == RULESET_IDS
+    assert tuple(rules.rulesets) == ruleset_ids()
     for ruleset in rules.rulesets.values():
         assert ruleset.tables, ruleset.id
         for table in ruleset.tables.values():

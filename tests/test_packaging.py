@@ -1,4 +1,4 @@
-"""The wheel ships data/, templates/ and sheets/ and works outside the checkout."""
+"""The wheel ships data/, specs/, templates/ and sheets/ and works outside the checkout."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def _tracked(folder: str) -> list[str]:
 
 def test_wheel_holds_every_bundled_file(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    for folder in ("data", "templates", "sheets"):
+    for folder in ("data", "specs", "templates", "sheets"):
         files = _tracked(folder)
         assert files or folder != "data"
         for rel in files:

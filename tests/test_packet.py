@@ -13,8 +13,9 @@ import pytest
 
 from generator.generate.base import get_generator
 from generator.generate.scenario import roll_scenario
-from generator.loading import RULESET_IDS, Rules
+from generator.loading import Rules
 from generator.pdf.packet import build_packet
+from generator.rulesets import ruleset_ids
 from tests.pdfs import PAGE_SIZES, outline, read, widgets
 
 
@@ -24,7 +25,7 @@ def unit_names(scenario: dict[str, Any], side: int | None = None) -> list[str]:
     return [unit["name"] for s in sides for unit in s[units]]
 
 
-@pytest.fixture(scope="module", params=list(RULESET_IDS))
+@pytest.fixture(scope="module", params=list(ruleset_ids()))
 def made(request: pytest.FixtureRequest, rules: Rules) -> tuple[dict[str, Any], bytes]:
     scenario = roll_scenario(rules, request.param, 31)
     return scenario, build_packet(rules, scenario, paper="letter").write()

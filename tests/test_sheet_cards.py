@@ -158,7 +158,7 @@ def test_layout_marks_and_mirrored_slots() -> None:
 
 
 def test_back_pages_mirror_the_face_pages(rules: Rules) -> None:
-    deck = cards.DECKS["tactical"](rules)
+    deck = cards.deck(rules, "tactical")
     pages = cards.pages(deck["cards"], cards.layout("a4"))
     assert [(p["back"], len(p["slots"])) for p in pages] == [
         (False, 9), (True, 9), (False, 9), (True, 9), (False, 9), (True, 9), (False, 1), (True, 1)
@@ -181,7 +181,7 @@ def test_card_options_that_do_not_apply_are_refused(rules: Rules) -> None:
         render_sheet("cards", rules)
     with pytest.raises(InputError, match=r"--fillable: the cards sheet has no write-in fields"):
         render_sheet("cards", rules, ruleset="flob", fillable=True)
-    with pytest.raises(InputError, match=r"--ruleset: the cards sheet has decks for"):
+    with pytest.raises(InputError, match=r"--ruleset: the cards sheet serves tactical, flob"):
         cards.context(rules, None, "a4", "convoy")
 
 

@@ -143,7 +143,7 @@ def test_many_ships_take_several_sheets(rules: Rules) -> None:
 def test_counters_need_a_scenario_with_a_map(rules: Rules) -> None:
     with pytest.raises(InputError, match=r"the counters are the ships of a scenario"):
         counters.context(rules, None, "a4", "tactical")
-    with pytest.raises(InputError, match=r"the counters sheet serves tactical, impulse, convoy"):
+    with pytest.raises(InputError, match=r"the counters sheet serves impulse, convoy, tactical"):
         render_sheet("counters", rules, data=scenario("flob"))
     with pytest.raises(InputError, match=r"this is a convoy scenario, not tactical"):
         counters.context(rules, scenario("convoy"), "a4", "tactical")

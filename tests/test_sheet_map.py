@@ -174,7 +174,7 @@ def test_a_scenario_without_a_map_is_refused(rules: Rules) -> None:
         assert data["map"] is None
         with pytest.raises(InputError, match=rf"a {ruleset} scenario has no map"):
             map_kind.context(rules, data, "a4", ruleset)
-        with pytest.raises(InputError, match=r"the map sheet serves tactical, impulse, convoy"):
+        with pytest.raises(InputError, match=r"the map sheet serves impulse, convoy, tactical"):
             render_sheet("map", rules, data=data)
     with pytest.raises(InputError, match=r"the map is a scenario's: give --seed or --from"):
         map_kind.context(rules, None, "a4", "tactical")

@@ -93,9 +93,9 @@ def _cells(cells: Any) -> list[Any]:
 def test_the_layout_must_place_every_sided_table(
     rules: Rules, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    layout = copy.deepcopy(playsheet.LAYOUT)
+    layout = copy.deepcopy(playsheet.layout_of("convoy"))
     layout["front"]["left"] = layout["front"]["left"][:-1]  # shallows left out
-    monkeypatch.setattr(playsheet, "LAYOUT", layout)
+    monkeypatch.setattr(playsheet, "layout_of", lambda ruleset: layout)
     with pytest.raises(InputError, match=r"does not place convoy tables: shallows, shallows-dice"):
         playsheet.context(rules, None, "a4", "convoy")
     layout["front"]["left"].append(("zero-level", ["zero-level"]))

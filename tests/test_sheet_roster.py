@@ -53,9 +53,8 @@ def check_roster(reader: PdfReader, scenario: dict[str, Any], paper: str) -> str
     assert f"Roster — {scenario['title']}" in content and f"seed {scenario['seed']}" in content
     for side in scenario["sides"]:
         assert side["name"] in content
-        assert (
-            f"Strength of the {roster.RULESETS[ruleset][3]}: {strength(ruleset, side)}" in content
-        )
+        word = roster.roster_spec(ruleset).word
+        assert f"Strength of the {word}: {strength(ruleset, side)}" in content
         for ship in side["ships"]:
             assert ship["name"] in content, ship["name"]
             for value in key_values(ruleset, ship):

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from generator.errors import InputError
+from generator.errors import InputError, QuartermasterError
 from generator.generate.common import Checker, Names
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
+
+if TYPE_CHECKING:
+    from generator.render.kinds.ship_log import Log
 
 
 class RulesetGenerator(ABC):
@@ -52,15 +55,27 @@ class RulesetGenerator(ABC):
     def side_name(self, names: Names, navy: str) -> str:
         return f"{names.navy_title(navy)} squadron"
 
+    def ship_log(
+        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
+    ) -> None:
+        """Fill `log` with what a ship's log of this ruleset holds: its particulars, its
+        ratings as rows of boxes to cross off, the states its rules track as check boxes
+        (`ship` and `side` None: a blank log to write a ship into)."""
+        raise InputError(f"{self.ruleset} has no ship's log")
 
-_MODULES = {
-    "tactical": "tactical",
-    "flob": "flob",
-    "high-seas": "high_seas",
-    "impulse": "impulse",
-    "convoy": "convoy",
-    "duel": "duel",
-}
+    def ship_log_notes(self, rules: Rules) -> list[str]:
+        """Return the notes printed under a page of this ruleset's ship's logs."""
+        return []
+
+    def roll_character(self, rules: Rules, seed: int) -> dict[str, Any]:
+        """Return one person rolled from `seed`, for a ruleset whose units are people."""
+        raise InputError(f"{self.ruleset} has no characters of its own")
+
+    def read_character(self, path: Path, rules: Rules) -> dict[str, Any]:
+        """Return an edited person read from `path` and checked."""
+        raise InputError(f"{self.ruleset} has no characters of its own")
+
+
 _REGISTRY: dict[str, RulesetGenerator] = {}
 
 
@@ -71,21 +86,18 @@ def register(cls: type[RulesetGenerator]) -> type[RulesetGenerator]:
 
 
 def get_generator(ruleset: str) -> RulesetGenerator:
-    """Return the generator of `ruleset`, or raise naming the ones there are."""
-    module = _MODULES.get(ruleset)
-    if module is not None and ruleset not in _REGISTRY:
-        try:
-            importlib.import_module(f"generator.generate.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"generator.generate.{module}":
-                raise
+    """Return the generator of `ruleset` (the module its spec names registers it), or raise
+    naming the rulesets there are."""
+    from generator.rulesets import get_spec, import_code, ruleset_ids
+
+    known = ruleset_ids()
+    if ruleset not in known:
+        raise InputError(f"no generator for ruleset '{ruleset}' (known: {', '.join(known)})")
     if ruleset not in _REGISTRY:
-        for name in _MODULES.values():
-            try:
-                importlib.import_module(f"generator.generate.{name}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"generator.generate.{name}":
-                    raise
-        known = ", ".join(r for r in _MODULES if r in _REGISTRY)
-        raise InputError(f"no generator for ruleset '{ruleset}' (known: {known})")
+        spec = get_spec(ruleset)
+        import_code(spec, "generator")
+        if ruleset not in _REGISTRY:
+            raise QuartermasterError(
+                f"{spec.generator}: importing it registered no generator for '{ruleset}'"
+            )
     return _REGISTRY[ruleset]

@@ -11,13 +11,16 @@ merchants' exit edge, and a start hex for every ship.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.errors import InputError
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Checker, Names, pick, roll_on, weather_entry, wind_entry
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
+
+if TYPE_CHECKING:
+    from generator.render.kinds.ship_log import Log
 
 ROLES = ("convoy", "raiders")
 KINDS = ("warship", "merchant")
@@ -119,6 +122,14 @@ class ConvoyGenerator(RulesetGenerator):
         "convoy.weather",
         "convoy.wind",
     )
+
+    def ship_log(
+        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
+    ) -> None:
+        _log(log, ship)
+
+    def ship_log_notes(self, rules: Rules) -> list[str]:
+        return _log_notes(rules)
 
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str
@@ -375,3 +386,46 @@ class ConvoyGenerator(RulesetGenerator):
                 if (col, row) in taken:
                     checker.fail((*at, j), f"hex {pair} holds two ships")
                 taken.add((col, row))
+
+
+# ---------------------------------------------------------------- the ship's log
+# What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
+
+
+def _log(log: Log, ship: dict[str, Any] | None) -> None:
+    from generator.render.kinds.ship_log import tracks
+
+    if ship:
+        log.card["tags"].append(str(ship["kind"]).capitalize())
+        log.card["lines"].append(
+            f"{str(ship['size']).capitalize()} {ship['kind']} · crew {ship['condition']}"
+        )
+        counts = {key: int(ship[key]) for key in ("crew", "guns", "sail")}
+    else:
+        log.head("Kind", 16)
+        log.head("Size", 14)
+        log.head("Condition", 20)
+        counts = dict.fromkeys(("crew", "guns", "sail"), 5)
+    rows = [
+        log.track(key.capitalize(), n, n if ship else None, blank=ship is None,
+                  note="" if n or not ship else "zero level")
+        for key, n in counts.items()
+    ]  # fmt: skip
+    labels = ["Struck", "Captured", "Aground", "In fog", "Paused", "Burnt"]
+    if ship is None or ship.get("kind") == "merchant":
+        labels.append("Escaped")
+    log.pair([tracks(*rows)], [log.checks(*labels)])
+
+
+def _log_notes(rules: Rules) -> list[str]:
+    zero = rules.table("convoy.zero-level")
+    levels = "; ".join(
+        f"{label} 0: {cell['result']}"
+        for label, cell in zip(zero.axes[0].labels, zero.cells, strict=True)
+    )
+    return [
+        f"Cross off a marker for every hit (convoy.ship-markers). Zero level: {levels}. With "
+        "no markers left, 1D6 a hit: 1 burns (convoy.death-rolls). Aground: no shooting, "
+        "refloats at the end of her next turn (convoy.shallows). Paused: misses her next turn "
+        "after a failed boarding (convoy.boarding-result)."
+    ]

@@ -175,6 +175,12 @@ class DuelGenerator(RulesetGenerator):
     def side_name(self, names: Names, navy: str) -> str:
         return names.navy_title(navy).split(" (")[0]
 
+    def roll_character(self, rules: Rules, seed: int) -> dict[str, Any]:
+        return roll_character(rules, seed)
+
+    def read_character(self, path: Path, rules: Rules) -> dict[str, Any]:
+        return read_character(path, rules)
+
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str
     ) -> dict[str, Any]:

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Checker, Names, pick, roll_on
 from generator.loading import Rules, thaw
 from generator.loading.yamlfile import KeyPath
+
+if TYPE_CHECKING:
+    from generator.render.kinds.ship_log import Log
 
 # the values a ship copies from its rate's row of flob.ship-ratings, in output order
 RATING_FIELDS = (
@@ -107,6 +110,14 @@ class FlobGenerator(RulesetGenerator):
         "flob.weather",
         "flob.scenario",
     )
+
+    def ship_log(
+        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
+    ) -> None:
+        _log(log, ship, side.get("admiral") if side else None)
+
+    def ship_log_notes(self, rules: Rules) -> list[str]:
+        return _log_notes(rules)
 
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str
@@ -446,3 +457,119 @@ class FlobGenerator(RulesetGenerator):
                 checker.fail(where, f"lies outside the {size[0]} × {size[1]} cm table")
             found.append((where, entry))
         return found
+
+
+# ---------------------------------------------------------------- the ship's log
+# What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
+
+MAST_NAMES = {
+    1: ("Mainmast",),
+    2: ("Foremast", "Mainmast"),
+    3: ("Foremast", "Mainmast", "Mizzen"),
+    4: ("Foremast", "Mainmast", "Mizzen", "Jigger"),
+}
+# short names for the ammunition of flob.ammunition-loading, by row label
+AMMO = {
+    "Single Round Shot": "RS",
+    "Grapeshot": "G",
+    "Chainshot": "C",
+    "Single Round Shot with Grape": "RS+G",
+    "Double Round Shot": "DS",
+    "Double Round Shot with Grape": "DS+G",
+}
+
+
+def _log(log: Log, ship: dict[str, Any] | None, admiral: dict[str, Any] | None) -> None:
+    from generator.render.kinds.ship_log import tracks
+
+    blank = ship is None
+    if ship:
+        if ship.get("flagship"):
+            log.card["tags"].append("Flagship")
+            if admiral:
+                log.card["tags"].append(f"Admiral {admiral['name']} ({admiral['quality']})")
+        log.card["lines"] += [
+            f"{ship['rate']} rate, {ship['guns']} guns · {ship['rig']} · movement class "
+            f"{ship['movement_class']} · gunnery class {ship['gunnery_class']}",
+            f"Captain {ship['captain']} ({ship['captain_quality']}) · crew {ship['crew_quality']}",
+        ]
+        masts, rating = int(ship["masts"]), int(ship["mast_rating"])
+        values = {k: int(ship[k]) for k in ("broadside", "hull", "crew_parties")}
+    else:
+        for label, width in (
+            ("Rate", 12), ("Guns", 12), ("Rig", 30), ("Movement class", 8),
+            ("Gunnery class", 8), ("Captain", 56), ("Crew quality", 24),
+        ):  # fmt: skip
+            log.head(label, width)
+        masts, rating = 3, 6
+        values = {"broadside": 13, "hull": 12, "crew_parties": 8}
+
+    def value(number: int) -> int | None:
+        return None if blank else number
+
+    rows = [
+        log.track("Broadside", values["broadside"], value(values["broadside"]), blank=blank),
+        log.track("Hull", values["hull"], value(values["hull"]), blank=blank),
+    ]
+    for name in MAST_NAMES.get(masts, MAST_NAMES[3]) if masts > 0 else ():
+        rows.append(
+            log.track(
+                name,
+                rating,
+                value(rating),
+                blank=blank,
+                after=[
+                    log.check("MF", key=f"{name} fire"),
+                    log.check("fallen", key=f"{name} fallen"),
+                ],
+            )
+        )
+    rows.append(
+        log.track(
+            "Crew parties", values["crew_parties"], value(values["crew_parties"]), blank=blank
+        )
+    )
+    rows.append(log.track("Hull fires", 5, note="HF; over 4: out of control"))
+    guns = {
+        "kind": "table",
+        "head": ["Guns", "Loaded", "Ammunition", "Reload actions"],
+        "rows": [
+            {
+                "label": label,
+                "cells": [
+                    {"kind": "checks", "fields": [log.field(label, "loaded")]},
+                    {"kind": "write", "field": log.field(label, "ammunition"), "width": "17mm"},
+                    {
+                        "kind": "checks",
+                        "fields": [log.field(label, "reload", i) for i in (1, 2, 3)],
+                    },
+                ],
+            }
+            for label in ("Port", "Starboard", "Bow chaser", "Stern chaser")
+        ],
+    }
+    log.pair([tracks(*rows)], [guns])
+    labels: list[str | tuple[str, int]] = [
+        "Wheel shot away", "Rudder damaged", "Captain wounded", "Captain killed",
+    ]  # fmt: skip
+    if ship is None or ship.get("flagship"):
+        labels += ["Admiral wounded", "Admiral killed"]
+    labels += [
+        "Grappled", "Entangled", "Aground", "Anchored", "Drifting", "Off table",
+        ("Strike tests", 3), "Struck", "Shattered",
+    ]  # fmt: skip
+    log.full(log.checks(*labels))
+
+
+def _log_notes(rules: Rules) -> list[str]:
+    loading = rules.table("flob.ammunition-loading")
+    ammo = ", ".join(
+        f"{AMMO.get(label, label)} {label.lower()} ({cell['reload_actions']})"
+        for label, cell in zip(loading.axes[0].labels, loading.cells, strict=True)
+    )
+    return [
+        "Cross off Broadside, Hull, mast and crew party points as the rr results take them "
+        "(flob.ammunition-effects). HF counts hull fires, MF marks a burning mast "
+        "(flob.critical-hits, flob.fire-fighting).",
+        f"Ammunition, with the reload actions it takes (flob.ammunition-loading): {ammo}.",
+    ]

@@ -15,13 +15,16 @@ import math
 import random
 import re
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Checker, Names, pick, roll_on
 from generator.generate.duel import check_person, roll_person
 from generator.loading import Rules, thaw
 from generator.loading.yamlfile import KeyPath
+
+if TYPE_CHECKING:
+    from generator.render.kinds.ship_log import Log
 
 SHIP_TYPES = "high-seas.ship-types"
 SHIP_ROLL = "high-seas.ship-roll"
@@ -131,6 +134,14 @@ class HighSeasGenerator(RulesetGenerator):
         "duel.loadout",
         "duel.armour-worn",
     )
+
+    def ship_log(
+        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
+    ) -> None:
+        _log(log, ship)
+
+    def ship_log_notes(self, rules: Rules) -> list[str]:
+        return _log_notes(rules)
 
     def side_name(self, names: Names, navy: str) -> str:
         return f"{names.navy_title(navy).split(' (')[0]} squadron"
@@ -394,3 +405,117 @@ class HighSeasGenerator(RulesetGenerator):
             checker.integer(found, "roll", ("range",))
             checker.choice(found, "band", ("range",), bands)
             checker.text(found, "meters", ("range",), max_length=20)
+
+
+# ---------------------------------------------------------------- the ship's log
+# What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
+
+BATTERY_LABELS = {
+    "port": "Port broadside",
+    "starboard": "Starboard broadside",
+    "stern": "Stern guns",
+    "chasers": "Chasers",
+}
+LOG_OFFICERS = ("Captain", "First Mate", "Chief Gunner", "Master-at-Arms")  # a blank log's
+
+
+def _log(log: Log, ship: dict[str, Any] | None) -> None:
+    from generator.render.kinds.ship_log import tally, tracks
+
+    if ship:
+        log.card["tags"].append("Navy warship" if ship.get("navy_ship") else "not Navy")
+        log.card["lines"] += [
+            f"{ship['type']} · size {ship['size']} · {ship['guns']} guns · speed "
+            f"{ship['speed']} · handling {ship['handling']} · {ship['swivels']} swivels",
+            f"Crew {ship['crew']}: {ship['trained_fighters']} trained fighters "
+            f"({ship['fighters_share']}), {ship['pistols']} with pistols",
+        ]
+        wide = []
+        for key, label in (("hull_hp", "Hull"), ("rigging_hp", "Rigging")):
+            points = int(ship[key])
+            boxes, unit = tally(points)
+            rest = points - (boxes - 1) * unit
+            last = f", last {rest}" if rest != unit else ""
+            wide.append(
+                log.track(
+                    f"{label} HP",
+                    boxes,
+                    points,
+                    half_after=(points // 2) // unit,
+                    sub=f"{unit} a box{last}",
+                )
+            )
+        batteries: dict[str, Any] = dict(ship["batteries"])
+        officers = [o for o in ship.get("officers", []) if isinstance(o, dict)]
+    else:
+        for label, width in (
+            ("Type", 30), ("Size", 8), ("Guns", 10), ("Speed", 8), ("Handling", 8),
+            ("Crew", 14), ("Trained fighters", 12), ("Pistols", 10),
+        ):  # fmt: skip
+            log.head(label, width)
+        wide = [
+            log.track(f"{label} HP", count, blank=True, sub="10 a box")
+            for label, count in (("Hull", 54), ("Rigging", 27))
+        ]
+        batteries = dict.fromkeys(BATTERY_LABELS)
+        officers = [{"role": role} for role in LOG_OFFICERS]
+    log.full(tracks(*wide))
+    table = {
+        "kind": "table",
+        "head": ["Battery", "Guns", "Lost", "Loaded"],
+        "rows": [
+            {
+                "label": BATTERY_LABELS.get(key, key),
+                "cells": [
+                    {"kind": "text", "text": str(guns)}
+                    if guns is not None
+                    else {"kind": "write", "field": log.field(key, "guns"), "width": "9mm"},
+                    {"kind": "write", "field": log.field(key, "lost"), "width": "12mm"},
+                    {"kind": "checks", "fields": [log.field(key, "loaded")]},
+                ],
+            }
+            for key, guns in batteries.items()
+        ],
+    }
+    log.pair(
+        [table],
+        [
+            log.writeins(("Crew killed", 30), ("Fighters killed", 30)),
+            log.checks(
+                ("Wet sails", 2),
+                "Half speed next turn",
+                "Hard turn",
+                "Rudder damaged",
+                "Grappled",
+                ("Sinking", 2),
+                "Sunk",
+                "Struck",
+                "Escaped",
+            ),
+        ],
+    )
+    rows = []
+    for officer in officers:
+        hp = officer.get("hit_points")
+        name = officer.get("name")
+        label = str(officer.get("role", "Officer")) + (f" {name}" if name else "")
+        rows.append(
+            log.track(
+                label, int(hp) if hp is not None else 24, hp, blank=hp is None, write_width=28.0
+            )
+        )
+    log.full(
+        tracks(*rows, group="Officers: hit points" if ship else "Officers: name and hit points")
+    )
+
+
+def _log_notes(rules: Rules) -> list[str]:
+    return [
+        "Hit Points are tallied in boxes of 10 points (a box a point would be hundreds of "
+        "boxes): cross one off for every 10 points of damage; ½ marks half the track "
+        "(high-seas.damage). Hull over half: handling -1, she takes on water; every 10 points "
+        "destroy a gun and its crew; at 0 she sinks, and the crew has 2 turns to escape. "
+        "Rigging over half: speed halved, chase rolls 1d6; every 5 points kill a man on sail "
+        "duty; at 0 she is crippled. Wet sails last 2 turns (high-seas.wet-sails); a damaged "
+        "rudder is -1 handling (high-seas.hard-turn)."
+    ]

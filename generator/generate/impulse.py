@@ -10,12 +10,16 @@ ships are in same square"), so the map is a grid like tactical's.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Checker, Names, pick, roll_on, weather_entry, wind_entry
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
+from generator.text import signed
+
+if TYPE_CHECKING:
+    from generator.render.kinds.ship_log import Log
 
 # the statistics a class row gives a ship, copied as they are
 CLASS_FIELDS = ("hull_type", "guns", "carronades", "hull", "rigging", "crew")
@@ -54,6 +58,14 @@ class ImpulseGenerator(RulesetGenerator):
         "impulse.weather",
         "impulse.wind",
     )
+
+    def ship_log(
+        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
+    ) -> None:
+        _log(log, ship, list(rules.table("impulse.crew-status").axes[0].labels))
+
+    def ship_log_notes(self, rules: Rules) -> list[str]:
+        return _log_notes(rules)
 
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str
@@ -219,3 +231,74 @@ class ImpulseGenerator(RulesetGenerator):
             blocked = [i for i, r in enumerate(rows) if "#" in r[:start] + r[len(r) - start :]]
             if blocked:
                 checker.fail((*where, "rows", blocked[0]), "land in a side's starting columns")
+
+
+# ---------------------------------------------------------------- the ship's log
+# What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
+
+
+def _log(log: Log, ship: dict[str, Any] | None, statuses: list[str]) -> None:
+    from generator.render.kinds.ship_log import tracks
+
+    if ship:
+        log.card["lines"] += [
+            f"{ship['class']} · {ship['hull_type']} hull · {ship['guns']} guns and "
+            f"{ship['carronades']} carronades a broadside",
+            f"Captain {ship['captain']} · crew quality {signed(ship['crew_quality'])}",
+        ]
+        counts = {key: int(ship[key]) for key in ("hull", "rigging", "crew")}
+    else:
+        for label, width in (
+            ("Class", 30), ("Hull type", 16), ("Guns", 10), ("Carronades", 10),
+            ("Crew quality", 10), ("Captain", 56),
+        ):  # fmt: skip
+            log.head(label, width)
+        counts = {"hull": 42, "rigging": 30, "crew": 28}
+    log.full(
+        tracks(
+            *(
+                log.track(
+                    key.capitalize(), n, n if ship else None, blank=ship is None, write_width=6.5
+                )
+                for key, n in counts.items()
+            )
+        )
+    )
+    start = ship.get("morale") if ship else None
+    choice = {
+        "kind": "choice",
+        "label": "Crew Status",
+        "options": [
+            {"label": status, "start": status == start, "field": log.field("status", status)}
+            for status in statuses
+        ],
+    }
+    log.pair(
+        [tracks(log.track("Fire checks", 8)), choice],
+        [
+            log.checks(
+                "Port loaded",
+                "Starboard loaded",
+                "Grappled",
+                "Dismasted",
+                "Struck",
+                "Sunk",
+                "Left the map",
+            )
+        ],
+    )
+
+
+def _log_notes(rules: Rules) -> list[str]:
+    status = rules.table("impulse.crew-status")
+    track = "; ".join(
+        f"{label}: {cell['effect_text']}"
+        for label, cell in zip(status.axes[0].labels, status.cells, strict=True)
+    )
+    return [
+        "Mark a hull, rigging or crew box for every H, R or C of the Damage Effects Table: all "
+        "hull boxes marked, she sinks; all crew boxes, she strikes; all rigging boxes, she is "
+        "dismasted. Tally the fire checks to make (impulse.fire-checks). Crew Status moves "
+        "one space left when any Morale roll fails; her starting space is underlined "
+        f"(impulse.crew-status). {track}"
+    ]

@@ -9,7 +9,7 @@ ratings are the class's base values plus every bonus.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import (
@@ -23,6 +23,10 @@ from generator.generate.common import (
 )
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
+from generator.text import signed
+
+if TYPE_CHECKING:
+    from generator.render.kinds.ship_log import Log
 
 RATINGS = (
     "sails",
@@ -50,6 +54,18 @@ class TacticalGenerator(RulesetGenerator):
         "Boarding, Courage), allies included"
     )
     house_tables = ("tactical.fleet-composition", "tactical.scenario", "tactical.weather")
+
+    def ship_log(
+        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
+    ) -> None:
+        navies = {
+            k: str(v["title"]).split(" (")[0]
+            for k, v in (rules.names.navies.items() if rules.names else ())
+        }
+        _log(log, ship, navies)
+
+    def ship_log_notes(self, rules: Rules) -> list[str]:
+        return _log_notes(rules)
 
     def side_name(self, names: Names, navy: str) -> str:
         return f"{names.navy_title(navy)} fleet"
@@ -242,3 +258,62 @@ class TacticalGenerator(RulesetGenerator):
                     checker.integer(ratings, name, (*where, "ratings"), -20, 40)
         if ships and flagships != 1:
             checker.fail((*path, "ships"), f"a fleet has exactly one flagship, found {flagships}")
+
+
+# ---------------------------------------------------------------- the ship's log
+# What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
+
+TRACKS = ("sails", "hull", "crew", "cannon")  # rating points crossed off
+VALUES = ("skill", "swiftness", "gunnery", "boarding", "courage")  # printed signed
+
+
+def _log(log: Log, ship: dict[str, Any] | None, navies: dict[str, str]) -> None:
+    from generator.render.kinds.ship_log import tracks
+
+    ratings = ship.get("ratings", {}) if ship else {}
+    if ship:
+        if ship.get("flagship"):
+            log.card["tags"].append("Flagship")
+        if ship.get("ally"):
+            log.card["tags"].append(f"Ally ({navies.get(str(ship.get('navy')), 'allied')})")
+        captain = ship.get("captain")
+        log.card["lines"].append(
+            str(ship.get("class", "")) + (f" · Captain {captain}" if captain else "")
+        )
+        traits: dict[str, list[str]] = {}
+        for trait in ship.get("traits", []):
+            traits.setdefault(str(trait.get("table", "")), []).append(str(trait.get("result")))
+        if traits:
+            log.card["lines"].append(
+                "; ".join(f"{table.capitalize()}: {', '.join(r)}" for table, r in traits.items())
+            )
+    else:
+        log.head("Class", 24)
+        log.head("Captain", 38)
+    for key in VALUES:
+        log.fact(key.capitalize(), signed(ratings[key]) if ship else None)
+    rows = []
+    for key in TRACKS:
+        count = int(ratings[key]) if ship else 7
+        rows.append(log.track(key.capitalize(), count, count if ship else None, blank=not ship))
+    log.pair([tracks(*rows)], [log.checks("Damaged this turn", "Fled", "Captured", "Sinking")])
+
+
+def _log_notes(rules: Rules) -> list[str]:
+    zero = rules.table("tactical.zero-ratings")
+    effects = {
+        label: str(cell["result"])
+        for label, cell in zip(zero.axes[0].labels, zero.cells, strict=True)
+    }
+    short = {
+        "Hull": "cannot move, sinks in 1D6 turns",
+        "Crew": "cannot move or repel boarders",
+        "Cannon": "blows her hold and sinks at once",
+        "Sails": "cannot move",
+    }
+    zeros = "; ".join(f"{label} {short.get(label, effects[label])}" for label in effects)
+    return [
+        "Cross off a box for every rating point lost (tactical.broadside-attribute). At zero "
+        f"(tactical.zero-ratings): {zeros}. Roll 1D6 in the Morale Phase for every ship "
+        "damaged this turn: 2 or less, she flees (tactical.flight-test)."
+    ]

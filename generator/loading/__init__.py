@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import DataError, InputError
-from generator.loading.build import RULESET_IDS, Problems, build_ruleset, build_table
+from generator.loading.build import Problems, build_ruleset, build_table
 from generator.loading.model import (
     Axis,
     AxisValue,
@@ -29,7 +29,6 @@ from generator.loading.yamlfile import YamlDoc, read_yaml
 from generator.resources import data_dir
 
 __all__ = [
-    "RULESET_IDS",
     "Axis",
     "AxisValue",
     "Modifier",
@@ -42,6 +41,13 @@ __all__ = [
     "load_rules",
     "thaw",
 ]
+
+
+def _ruleset_ids() -> tuple[str, ...]:
+    # the specs are read with this package's YAML reader, so they are asked for late
+    from generator.rulesets import ruleset_ids
+
+    return ruleset_ids()
 
 
 def _read(path: Path, problems: Problems) -> YamlDoc | None:
@@ -127,7 +133,7 @@ def _apply_house_rules(
             problems.add(
                 doc,
                 (ruleset_id,),
-                f"unknown ruleset '{ruleset_id}' (known: {', '.join(RULESET_IDS)})",
+                f"unknown ruleset '{ruleset_id}' (known: {', '.join(_ruleset_ids())})",
             )
             continue
         base = rulesets[ruleset_id]
@@ -171,7 +177,7 @@ def _check_references(rules: Rules, problems: Problems) -> None:
 
 def _load_files(directory: Path, problems: Problems) -> tuple[dict[str, Ruleset], NameLists | None]:
     rulesets: dict[str, Ruleset] = {}
-    for ruleset_id in RULESET_IDS:
+    for ruleset_id in _ruleset_ids():
         path = directory / f"{ruleset_id}.yaml"
         if not path.exists():
             problems.messages.append(f"{path}: missing: every ruleset needs its data file")
@@ -236,10 +242,10 @@ def check_files(paths: list[Path]) -> list[str]:
             continue
         if path.stem == "names":
             _build_names(doc, problems)
-        elif path.stem in RULESET_IDS:
+        elif path.stem in _ruleset_ids():
             build_ruleset(doc, path.stem, problems)
         else:
             problems.messages.append(
-                f"{path}: not a ruleset file ({', '.join(RULESET_IDS)}, names)"
+                f"{path}: not a ruleset file ({', '.join(_ruleset_ids())}, names)"
             )
     return problems.messages

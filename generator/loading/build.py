@@ -26,7 +26,6 @@ from generator.loading.model import (
 )
 from generator.loading.yamlfile import KeyPath, YamlDoc
 
-RULESET_IDS = ("duel", "high-seas", "impulse", "convoy", "tactical", "flob")
 KINDS = ("table", "modifiers", "rules")
 
 _KEBAB = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

@@ -1,46 +1,40 @@
 """Game-night packets: every sheet a scenario needs, in one bookmarked PDF.
 
-Sections come from sheets/_packets.yaml. The sheets about the scenario (briefing, rosters,
-logs, map ...) are laid out by WeasyPrint and written in one go; static sheets (quick
-references, cards, spares) are finished PDFs made once and cached (`static_sheet_pdf`),
-spliced in with pypdf. Blank pages are put in so that each side's part starts on an odd
-page, and the outline is built here: sections at level 1, a side's sheets at level 2,
-ships and people at the level below.
+Sections come from the ruleset's spec (specs/, `generator.rulesets.PACKET_SECTIONS`). The
+sheets about the scenario (briefing, rosters, logs, map ...) are laid out by WeasyPrint and
+written in one go; static sheets (quick references, cards, spares) are finished PDFs made
+once and cached (`static_sheet_pdf`), spliced in with pypdf. Blank pages are put in so that
+each side's part starts on an odd page, and the outline is built here: sections at level 1,
+a side's sheets at level 2, ships and people at the level below.
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from generator import __version__
-from generator.errors import InputError, QuartermasterError
+from generator.errors import InputError
 from generator.generate.base import get_generator
 from generator.loading import Rules
-from generator.loading.yamlfile import read_yaml
-from generator.render.sheets import PAPERS, get_kind, layout_sheet, static_sheet_pdf
-from generator.resources import resource_dir
-
-SECTION_KEYS = ("cover", "per_side", "per_unit", "officers", "shared", "spares")
+from generator.render.sheets import PAPERS, get_kind, layout_sheet, sheet_kinds, static_sheet_pdf
+from generator.rulesets import SpecError, get_spec
 
 
-@cache
-def packet_plan(ruleset: str) -> dict[str, list[str]]:
-    """Return the packet sections of `ruleset` from sheets/_packets.yaml (checked)."""
-    path = resource_dir("sheets") / "_packets.yaml"
-    raw = read_yaml(path).data
-    if not isinstance(raw, dict) or ruleset not in raw:
-        raise QuartermasterError(f"{path}: no packet plan for '{ruleset}'")
-    plan = raw[ruleset]
-    if not isinstance(plan, dict) or set(plan) - set(SECTION_KEYS):
-        raise QuartermasterError(f"{path}: '{ruleset}' may only have {', '.join(SECTION_KEYS)}")
-    out = {key: [str(k) for k in plan.get(key, [])] for key in SECTION_KEYS}
-    for kinds in out.values():
-        for kind in kinds:
-            get_kind(kind)
-    return out
+def packet_plan(ruleset: str) -> Mapping[str, tuple[str, ...]]:
+    """Return the packet sections of `ruleset`, from its spec (every kind checked)."""
+    spec = get_spec(ruleset)
+    for section, kinds in spec.packet.items():
+        for index, kind in enumerate(kinds):
+            if kind not in sheet_kinds():
+                raise SpecError(
+                    f"{spec.doc.path}:{spec.doc.line(('packet', section, index))}: "
+                    f"unknown sheet kind '{kind}'"
+                )
+    return spec.packet
 
 
 @dataclass
@@ -214,7 +208,7 @@ def build_packet(
 
     def sheet(kind: str, data: dict[str, Any] | None, *bookmarks: tuple[str, int]) -> Sheet:
         fields = fillable and get_kind(kind).fillable
-        # a sheet of another ruleset (a high-seas officer's duel character sheet) keeps its own
+        # a sheet another ruleset serves (an officer's character sheet) keeps that ruleset
         serves = ruleset if ruleset in get_kind(kind).rulesets else None
         if data is None:
             pdf = static_sheet_pdf(

@@ -14,6 +14,7 @@ from generator.errors import InputError
 from generator.loading import Rules
 from generator.loading.yamlfile import read_yaml
 from generator.resources import resource_dir
+from generator.rulesets import serving
 
 PAPERS: dict[str, dict[str, str]] = {
     "a4": {"name": "a4", "css": "A4", "margin": "10mm 11mm"},
@@ -25,7 +26,6 @@ _MANIFEST_KEYS = {
     "title",
     "description",
     "template",
-    "rulesets",
     "data",
     "static_when_blank",
     "fillable",
@@ -34,7 +34,8 @@ _MANIFEST_KEYS = {
 
 @dataclass(frozen=True)
 class SheetKind:
-    """A printable kind, as its manifest in sheets/ describes it."""
+    """A printable kind, as its manifest in sheets/ describes it; it serves the rulesets whose
+    spec has a section for it (specs/, `generator.rulesets`)."""
 
     kind: str
     title: str
@@ -61,7 +62,7 @@ def sheet_kinds() -> dict[str, SheetKind]:
             title=str(raw["title"]),
             description=str(raw["description"]),
             template=str(raw["template"]),
-            rulesets=tuple(raw["rulesets"]),
+            rulesets=serving(path.stem),
             data=str(raw["data"]),
             static_when_blank=bool(raw["static_when_blank"]),
             fillable=bool(raw["fillable"]),
@@ -236,11 +237,12 @@ def load_sheet_data(
     if from_file is not None and seed is not None:
         raise InputError("give --from or --seed, not both")
     if sheet.data == "character":
-        from generator.generate.duel import read_character, roll_character
+        from generator.generate.base import get_generator
 
+        gen = get_generator(ruleset if ruleset in sheet.rulesets else sheet.rulesets[0])
         if from_file is not None:
-            return read_character(from_file, rules)
-        return roll_character(rules, seed) if seed is not None else None
+            return gen.read_character(from_file, rules)
+        return gen.roll_character(rules, seed) if seed is not None else None
     if sheet.data == "scenario":
         from generator.generate.scenario import read_scenario, roll_scenario
 

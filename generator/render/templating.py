@@ -9,13 +9,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from generator.resources import resource_dir
-
-
-def signed(value: Any) -> str:
-    """Write a modifier with its sign: ``+2``, ``-1``, ``0``."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:+d}" if value else "0"
-    return str(value)
+from generator.text import signed
 
 
 @cache

@@ -5,7 +5,6 @@ Each ruleset has a module here; a resolver class registers itself with `@registe
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -39,7 +38,6 @@ __all__ = [
     "register",
 ]
 
-_MODULES = ("duel", "high_seas", "impulse", "convoy", "tactical", "flob")
 _REGISTRY: dict[str, Resolver] = {}
 _loaded = False
 
@@ -55,17 +53,19 @@ def register(cls: R) -> R:
 
 
 def all_resolvers() -> dict[str, Resolver]:
-    """Return every resolver by id, in ruleset order."""
+    """Return every resolver by id, in ruleset order (each ruleset's spec names the module
+    whose import registers its resolvers)."""
+    from generator.rulesets import import_code, ruleset_specs
+
     global _loaded
     if not _loaded:
-        for name in _MODULES:
-            try:
-                importlib.import_module(f"generator.resolve.{name}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"generator.resolve.{name}":
-                    raise
+        for spec in ruleset_specs().values():
+            import_code(spec, "resolvers")
         _loaded = True
-    return dict(_REGISTRY)
+    order = {ruleset: place for place, ruleset in enumerate(ruleset_specs())}
+    return dict(
+        sorted(_REGISTRY.items(), key=lambda item: order.get(item[0].split(".", 1)[0], len(order)))
+    )
 
 
 def get_resolver(resolver_id: str) -> Resolver:

@@ -30,7 +30,7 @@ def overview(data: dict[str, Any], paper: str) -> dict[str, Any] | None:
     from generator.render.kinds import map as maps
 
     grid = data.get("map")
-    if not isinstance(grid, dict) or data.get("ruleset") in maps.NO_MAP:
+    if not isinstance(grid, dict) or not maps.has_map(str(data.get("ruleset"))):
         return None
     sides = list(data.get("sides", []))
     paper = PAPERS[paper]["name"]

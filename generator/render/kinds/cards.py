@@ -1,5 +1,7 @@
-"""Card decks, poker size, nine to a page: the tactical action deck (tactical.cards) and the
-FLoB turn-order deck (flob.turn-sequence, flob.command-phase, flob.action-phases).
+"""Card decks, poker size, nine to a page, as the ``cards`` section of a ruleset's spec
+describes them: a card for every row of a table (each in as many copies as the table says,
+its structured fields printed as an effect), or numbered cards of each colour of a suit
+deck, with reference cards carrying the steps of rules too long for a face.
 
 The cards of a page touch, so one cut separates two cards; crop marks in the page margin
 continue every cut line. Each page of faces is followed by a page of backs laid out as the
@@ -11,12 +13,14 @@ mirrored block in place.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from generator.errors import InputError
 from generator.loading import Rules
 from generator.lookup import cell_text
 from generator.render.sheets import PAPERS
+from generator.rulesets import SpecError, sheet_section
 
 CARD_MM = (63.5, 88.9)  # poker size
 GRID = (3, 3)  # columns, rows
@@ -28,39 +32,30 @@ PAPER_EDGE_MM = 0.8  # marks stop this far from the paper's edge
 PT_MM = 25.4 / 72
 PRINTER_EDGE_MM = 3.5  # the page label keeps this far from the paper's edge
 
-# How a structured field of tactical.cards reads on a card (label, and values by value).
-TACTICAL_FIELDS: dict[str, str] = {
-    "movement": "Movement roll",
-    "boarding": "Boarding action roll",
-    "broadside": "Broadside Table roll",
-    "ammo": "Ammunition",
-    "extra_broadsides": "Extra broadsides",
-    "look_at_hand": "Look at hand",
-    "when": "When",
-    "target": "Played on",
-}
-TARGETS = {"self": "own ship", "opponent": "opponent"}
-SIGNED_FIELDS = {"movement", "boarding", "broadside", "extra_broadsides"}
-
 
 def _short_title(title: str) -> str:
-    """Return a ruleset title without its trailing parenthesis or 'for ...' tail:
-    'Form Line of Battle 5.1 (quick reference)', 'Tactical Sea Combat for Ships of ...'."""
+    """Return a ruleset title without its trailing parenthesis or 'for ...' tail ('Sea
+    Battles 2.0 (quick reference)' and 'Sea Battles for Ships of the Line' are 'Sea
+    Battles ...')."""
     return title.split(" (")[0].split(" for ")[0]
 
 
-def _field_value(key: str, value: Any) -> str:
-    if key == "target":
-        return TARGETS.get(str(value), str(value))
+def _field_value(key: str, value: Any, spec: Mapping[str, Any]) -> str:
+    values = spec.get("values") or {}
+    if key in values:
+        return str(values[key].get(str(value), value))
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if key in SIGNED_FIELDS and isinstance(value, int):
+    if key in (spec.get("signed") or ()) and isinstance(value, int):
         return f"{value:+d}"
-    return str(value).capitalize() if key == "ammo" else str(value)
+    return str(value).capitalize() if key in (spec.get("capitalized") or ()) else str(value)
 
 
-def _tactical(rules: Rules) -> dict[str, Any]:
-    table = rules.table("tactical.cards")
+def _table_faces(rules: Rules, ruleset: str, spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A card for every row of the faces' table, each in as many copies as it says."""
+    faces = spec["faces"]
+    table = rules.rulesets[ruleset].tables[faces["table"]]
+    labels: Mapping[str, str] = spec.get("fields") or {}
     default_copies = int(table.params["copies_per_card"])
     cards: list[dict[str, Any]] = []
     for name, cell in zip(table.axes[0].labels, table.cells, strict=True):
@@ -68,8 +63,8 @@ def _tactical(rules: Rules) -> dict[str, Any]:
         copies = int(fields.get("copies", default_copies))
         effect = [
             {
-                "label": TACTICAL_FIELDS.get(key, key.replace("_", " ").capitalize()),
-                "value": _field_value(key, value),
+                "label": labels.get(key, key.replace("_", " ").capitalize()),
+                "value": _field_value(key, value, spec),
             }
             for key, value in fields.items()
             if key not in ("result", "copies")
@@ -77,26 +72,17 @@ def _tactical(rules: Rules) -> dict[str, Any]:
         for copy in range(1, copies + 1):
             cards.append(
                 {
-                    "style": "action",
+                    "style": faces["style"],
                     "name": name,
                     "text": cell_text(cell),
                     "effect": effect,
                     "copy_of": f"{copy} of {copies}",
+                    "source": table.id,
                 }
             )
     if len(cards) != int(table.params["deck_size"]):
-        raise InputError(
-            f"tactical.cards: {len(cards)} cards, params say {table.params['deck_size']}"
-        )
-    ruleset = rules.rulesets["tactical"]
-    return {
-        "deck": "Action deck",
-        "game": _short_title(ruleset.title),
-        "game_full": ruleset.title.split(" (")[0],
-        "cards": cards,
-        "back_hint": [],
-        "sources": ["tactical.cards"],
-    }
+        raise InputError(f"{table.id}: {len(cards)} cards, params say {table.params['deck_size']}")
+    return cards
 
 
 def _sentences(text: str, word: str) -> list[str]:
@@ -105,48 +91,85 @@ def _sentences(text: str, word: str) -> list[str]:
     return [part for part in parts if word.casefold() in part.casefold()]
 
 
-def _flob(rules: Rules) -> dict[str, Any]:
-    """Three red and three black cards; the phase steps are too long for a card face at
-    7 pt, so the faces carry the rule's own reminder and two reference cards (in the free
-    slots of the page, with a back of their own) carry the steps of each phase."""
-    sequence = rules.table("flob.turn-sequence")
-    rule = " ".join(item.text for item in sequence.items)
-    reminder = _sentences(rule, "phase")
+def _suit_faces(rules: Rules, ruleset: str, spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Numbered cards of each colour, as many as the rule's params say; each face carries
+    the rule's own sentences that name the reminder word."""
+    faces = spec["faces"]
+    table = rules.rulesets[ruleset].tables[faces["table"]]
+    rule = " ".join(item.text for item in table.items)
+    reminder = _sentences(rule, faces["reminder"])
     cards: list[dict[str, Any]] = []
-    for colour, count in (("red", "red_cards"), ("black", "black_cards")):
-        total = int(sequence.params[count])
-        for number in range(1, total + 1):
+    for suit in faces["suits"]:
+        colour = str(suit["colour"])
+        for number in range(1, int(table.params[suit["count"]]) + 1):
             cards.append(
                 {
-                    "style": "turn",
+                    "style": faces["style"],
                     "name": f"{colour.capitalize()} {number}",
                     "colour": colour,
-                    "suit": "heart" if colour == "red" else "spade",
+                    "suit": suit["suit"],
                     "reminder": reminder,
+                    "source": table.id,
                 }
             )
-    for table_id in ("flob.command-phase", "flob.action-phases"):
-        table = rules.table(table_id)
+    return cards
+
+
+@cache
+def deck_spec(ruleset: str) -> Mapping[str, Any]:
+    """Return the cards section of `ruleset`'s spec, checked."""
+    raw, spec = sheet_section(ruleset, "cards")
+    where = spec.where("cards")
+    faces = raw.get("faces")
+    if not isinstance(raw.get("deck"), str) or not isinstance(faces, dict):
+        raise SpecError(f"{where}: a deck has a name ('deck') and its faces")
+    style = faces.get("style")
+    if style not in FACES or not isinstance(faces.get("table"), str):
+        raise SpecError(f"{where}: faces have a style ({', '.join(FACES)}) and a table")
+    if style == "turn" and not (isinstance(faces.get("suits"), list) and faces.get("reminder")):
+        raise SpecError(f"{where}: turn faces have suits and a reminder word")
+    return raw
+
+
+# the kinds of face a deck can have, and how its cards are made
+FACES: dict[str, Callable[[Rules, str, Mapping[str, Any]], list[dict[str, Any]]]] = {
+    "action": _table_faces,
+    "turn": _suit_faces,
+}
+
+
+def deck(rules: Rules, ruleset: str) -> dict[str, Any]:
+    """Return the deck of `ruleset`: its cards (faces, then reference cards) and names."""
+    spec = deck_spec(ruleset)
+    faces = spec["faces"]
+    cards = FACES[faces["style"]](rules, ruleset, spec)
+    tables = rules.rulesets[ruleset].tables
+    for key in spec.get("reference") or ():
+        table = tables[key]
         cards.append(
             {
                 "style": "reference",
                 "name": table.title,
                 "steps": [item.text for item in table.items],
-                "source": table_id,
+                "source": table.id,
             }
         )
-    ruleset = rules.rulesets["flob"]
+    hint: list[str] = []
+    if spec.get("back_hint"):
+        rule = " ".join(item.text for item in tables[faces["table"]].items)
+        hint = _sentences(rule, str(spec["back_hint"]))
+    title = rules.rulesets[ruleset].title
     return {
-        "deck": "Turn-order deck",
-        "game": _short_title(ruleset.title),
-        "game_full": ruleset.title.split(" (")[0],
+        "deck": spec["deck"],
+        "game": _short_title(title),
+        "game_full": title.split(" (")[0],
         "cards": cards,
-        "back_hint": _sentences(rule, "shuffle"),
-        "sources": ["flob.turn-sequence", "flob.command-phase", "flob.action-phases"],
+        "back_hint": hint,
+        "sources": [
+            tables[faces["table"]].id,
+            *(tables[k].id for k in spec.get("reference") or ()),
+        ],
     }
-
-
-DECKS: dict[str, Callable[[Rules], dict[str, Any]]] = {"tactical": _tactical, "flob": _flob}
 
 
 def layout(paper: str) -> dict[str, Any]:
@@ -239,13 +262,12 @@ def pages(cards: list[dict[str, Any]], geometry: dict[str, Any]) -> list[dict[st
 def context(
     rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
-    if ruleset not in DECKS:
-        raise InputError(f"--ruleset: the cards sheet has decks for {', '.join(DECKS)}")
-    deck = DECKS[ruleset](rules)
+    assert ruleset is not None  # render_sheet settles the ruleset before asking
+    made = deck(rules, ruleset)
     geometry = layout(paper)
     return {
-        **deck,
+        **made,
         "ruleset": ruleset,
         "geometry": geometry,
-        "pages": pages(deck["cards"], geometry),
+        "pages": pages(made["cards"], geometry),
     }

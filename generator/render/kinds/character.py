@@ -1,10 +1,10 @@
 """A duellist's full character sheet: blank or filled from a generated character.
 
-Everything printed comes from the duel tables: the attributes and what they are used for
-(duel.attributes), weapon groups (duel.expertise), skills and their levels (duel.skills),
-weapon statistics (duel.weapons), armour (duel.armour), hit locations (duel.hit-location),
-the wound thresholds (duel.wound-effects, duel.wound-totals) and stun (duel.stun). Half
-the hit points is rounded up (duel.rounding).
+Everything printed comes from the tables of the ruleset the sheet serves: the attributes
+and what they are used for (``attributes``), weapon groups (``expertise``), skills and
+their levels (``skills``), weapon statistics (``weapons``), armour (``armour``), hit
+locations (``hit-location``), the wound thresholds (``wound-effects``, ``wound-totals``)
+and stun (``stun``). Half the hit points is rounded up (``rounding``).
 """
 
 from __future__ import annotations
@@ -36,14 +36,14 @@ def _marks(count: int, marks: Mapping[int, str]) -> list[dict[str, Any]]:
     return [{"n": n, "mark": marks.get(n, "")} for n in range(1, count + 1)]
 
 
-def _style_names(rules: Rules) -> dict[str, str]:
-    table = rules.table("duel.fighting-style")
+def _style_names(tables: Mapping[str, Table]) -> dict[str, str]:
+    table = tables["fighting-style"]
     return {str(c["style"]): cell_text(c) for c in table.cells}
 
 
-def _weapon(rules: Rules, given: Mapping[str, Any]) -> dict[str, Any]:
-    """Return a weapon of the character, its missing statistics taken from duel.weapons."""
-    table = rules.table("duel.weapons")
+def _weapon(tables: Mapping[str, Table], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a weapon of the character, its missing statistics taken from the weapons."""
+    table = tables["weapons"]
     name = str(given.get("name", ""))
     row: dict[str, Any] = {}
     for index, value in enumerate(table.axes[0].values):
@@ -64,9 +64,9 @@ def _weapon(rules: Rules, given: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _person(rules: Rules, data: Mapping[str, Any]) -> dict[str, Any]:
+def _person(tables: Mapping[str, Table], data: Mapping[str, Any]) -> dict[str, Any]:
     """Return the character as the sheet prints it (an edited file may lack some fields)."""
-    styles = _style_names(rules)
+    styles = _style_names(tables)
     style = data.get("style")
     return {
         "name": str(data.get("name", "")),
@@ -78,7 +78,7 @@ def _person(rules: Rules, data: Mapping[str, Any]) -> dict[str, Any]:
         "hit_points": int(data["hit_points"]),
         "expertise": dict(data.get("expertise", {})),
         "skills": dict(data.get("skills", {})),
-        "weapons": [_weapon(rules, w) for w in data.get("weapons", [])],
+        "weapons": [_weapon(tables, w) for w in data.get("weapons", [])],
         "armour": str(data.get("armour", "")),
         "loadout": str(data["loadout"]) if data.get("loadout") else None,
     }
@@ -87,15 +87,17 @@ def _person(rules: Rules, data: Mapping[str, Any]) -> dict[str, Any]:
 def context(
     rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
-    person = _person(rules, data) if data is not None else None
-    attributes = rules.table("duel.attributes")
-    expertise = rules.table("duel.expertise")
-    skills = rules.table("duel.skills")
-    armour = rules.table("duel.armour")
-    locations = rules.table("duel.hit-location")
-    effects = rules.table("duel.wound-effects")
-    totals = rules.table("duel.wound-totals")
-    stun = rules.table("duel.stun")
+    assert ruleset is not None  # render_sheet settles the ruleset before asking
+    tables = rules.rulesets[ruleset].tables
+    person = _person(tables, data) if data is not None else None
+    attributes = tables["attributes"]
+    expertise = tables["expertise"]
+    skills = tables["skills"]
+    armour = tables["armour"]
+    locations = tables["hit-location"]
+    effects = tables["wound-effects"]
+    totals = tables["wound-totals"]
+    stun = tables["stun"]
 
     # hit points: the character's, or room for the most the house tables give
     top = int(attributes.params["attribute_max"])
@@ -111,7 +113,7 @@ def context(
     if person:
         hp_boxes[-1]["mark"] = DEATH
 
-    # the wound tracker: one row per hit location, thresholds from duel.wound-effects
+    # the wound tracker: one row per hit location, thresholds from the wound effects
     effect_of = {
         label: thaw(cell) for label, cell in zip(effects.axes[0].labels, effects.cells, strict=True)
     }
@@ -157,20 +159,20 @@ def context(
     ]
 
     house = [
-        _house_name(rules.table(t))
-        for t in (
-            "duel.attributes",
-            "duel.height",
-            "duel.fighting-style",
-            "duel.expertise",
-            "duel.skills",
-            "duel.weapons",
-            "duel.armour",
-            "duel.hit-location",
+        _house_name(tables[key])
+        for key in (
+            "attributes",
+            "height",
+            "fighting-style",
+            "expertise",
+            "skills",
+            "weapons",
+            "armour",
+            "hit-location",
         )
     ]
     if person:
-        house += [_house_name(rules.table(t)) for t in ("duel.loadout", "duel.armour-worn")]
+        house += [_house_name(tables[key]) for key in ("loadout", "armour-worn")]
 
     blank_lines, filled_lines = NOTE_LINES[PAPERS[paper]["name"]]
     weapons = person["weapons"] if person else []
@@ -198,21 +200,24 @@ def context(
         "limbs": limbs,
         "unconscious_hours": totals.params["unconscious_hours"],
         "useless_days": next((effect_of[r["location"]]["useless_days"] for r in limbs), ""),
-        "game": rules.rulesets["duel"].title.split(" (")[0],
+        "game": rules.rulesets[ruleset].title.split(" (")[0],
         "marks": {"unconscious": UNCONSCIOUS, "death": DEATH, "useless": USELESS},
         "stun_text": [item.text for item in stun.items],
         "stun_boxes": int(stun.params["no_actions_at_stuns"]),
         "note_lines": filled_lines if person else blank_lines,
         "house_tables": house,
         "sources": [
-            "duel.attributes",
-            "duel.expertise",
-            "duel.skills",
-            "duel.weapons",
-            "duel.armour",
-            "duel.hit-location",
-            "duel.wound-effects",
-            "duel.wound-totals",
-            "duel.stun",
+            tables[key].id
+            for key in (
+                "attributes",
+                "expertise",
+                "skills",
+                "weapons",
+                "armour",
+                "hit-location",
+                "wound-effects",
+                "wound-totals",
+                "stun",
+            )
         ],
     }

@@ -1,7 +1,8 @@
 """Ship counters of a scenario, one per ship of both sides, cut out for the map sheet.
 
-Grid rulesets (tactical, impulse) get squares the size of the map's squares; convoy gets
-flat-topped hexes the size of the map's hexes. A counter carries the ship's name (fitted:
+A ruleset played on squares gets squares the size of the map's squares, one played on hexes
+flat-topped hexes the size of the map's hexes (the ``counters`` section of its spec says
+which, and how a ship's class line reads). A counter carries the ship's name (fitted:
 shrunk to 7 pt at the least, then wrapped, never clipped), her class, an arrow to the
 top edge (the bow) and a band naming her navy; the bands of the two sides differ in colour
 and, in mono, in pattern. Counters are packed edge to edge so that one cut parts two.
@@ -20,12 +21,14 @@ from typing import Any
 from generator.errors import InputError
 from generator.generate.base import get_generator
 from generator.loading import Rules
+from generator.render import expressions
 from generator.render.sheets import PAPERS
 from generator.resources import resource_dir
+from generator.rulesets import SpecError, sheet_section
 
-# one map square, one square counter (tactical, impulse)
+# one map square, one square counter
 SQUARE_MM = 22.0
-# one map hex, one hex counter (convoy): across the flats; across the corners is 2/sqrt(3) more
+# one map hex, one hex counter: across the flats; across the corners is 2/sqrt(3) more
 HEX_MM = 26.0
 # the printable area inside the page margins (10 mm top and bottom, 11 mm at the sides)
 PRINTABLE_MM = {"a4": (188.0, 277.0), "letter": (193.9, 259.4)}
@@ -40,7 +43,6 @@ CROP_MM = 5.0  # room each side of a block of squares for the crop marks
 HEADER_MM = {"a4": 24.0, "letter": 24.0}  # the title and instructions above the counters
 SECTION_MM = 9.5  # a side's heading above its counters (and the gap above hexes)
 FOOTER_MM = 12.0  # the key and the house-table note below the last block
-RULESETS_WITH_HEXES = ("convoy",)
 
 COLOURS = {
     "colour": {
@@ -248,9 +250,23 @@ def _points(points: list[tuple[float, float]]) -> str:
     return " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
 
 
+SHAPES = {"square": Shape(False, SQUARE_MM), "hex": Shape(True, HEX_MM)}
+
+
+@cache
+def counter_spec(ruleset: str) -> tuple[Shape, str, str]:
+    """Return the counters section of `ruleset`'s spec, checked: the counters' shape, the
+    Jinja text of a ship's class line, and where that text is."""
+    raw, spec = sheet_section(ruleset, "counters")
+    where = spec.where("counters")
+    if set(raw) != {"shape", "class_line"} or raw["shape"] not in SHAPES:
+        raise SpecError(f"{where}: counters have a shape ({', '.join(SHAPES)}) and a class_line")
+    return SHAPES[raw["shape"]], str(raw["class_line"]), spec.where("counters", "class_line")
+
+
 def shape_for(ruleset: str) -> Shape:
     """Return the counter (and map cell) shape of `ruleset`."""
-    return Shape(True, HEX_MM) if ruleset in RULESETS_WITH_HEXES else Shape(False, SQUARE_MM)
+    return counter_spec(ruleset)[0]
 
 
 # ---------------------------------------------------------------- one counter
@@ -262,12 +278,9 @@ ARROW_MM = 3.2  # from the top edge to the foot of the arrow
 
 
 def describe(ship: dict[str, Any], ruleset: str) -> str:
-    """Return the class line of a ship: class, rate or size."""
-    if ruleset == "convoy":
-        return f"{ship.get('size', '')} {ship.get('kind', '')}".strip().capitalize()
-    if ruleset == "flob":
-        return f"{ship.get('rate', '')} rate, {ship.get('guns', '')} guns"
-    return str(ship.get("class") or ship.get("type") or "")
+    """Return the class line of a ship (its class, rate or size), as the spec writes it."""
+    _, line, where = counter_spec(ruleset)
+    return expressions.text(line, where, ship=ship)
 
 
 def counter(

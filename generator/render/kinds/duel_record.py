@@ -1,4 +1,5 @@
-"""The duel record sheet of the seed (duel.record-sheet, duel.sheet-rules, duel.actions)."""
+"""The record sheet of the seed's duels, from the tables of the ruleset it serves
+(``record-sheet``, ``sheet-rules``, ``actions``)."""
 
 from __future__ import annotations
 
@@ -15,17 +16,19 @@ ROW_MM = {"a4": (7.4, 6.8), "letter": (6.6, 6.0)}
 def context(
     rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
-    sheet = rules.table("duel.record-sheet")
+    assert ruleset is not None  # render_sheet settles the ruleset before asking
+    tables = rules.rulesets[ruleset].tables
+    sheet = tables["record-sheet"]
     columns = [thaw(c) for c in sheet.cells]
-    actions = rules.table("duel.actions")
+    actions = tables["actions"]
     blank, filled = ROW_MM[PAPERS[paper]["name"]]
-    house = ["weapons (duel.weapons)", "attributes (duel.attributes)", "expertise (duel.expertise)"]
+    house = [f"{key} ({tables[key].id})" for key in ("weapons", "attributes", "expertise")]
     return {
         "person": data,
         "columns": columns,
         "rows": int(sheet.params["rows_per_block"]),
         "guess_words": next(c["choices"] for c in columns if "choices" in c),
-        "sheet_rules": rules.table("duel.sheet-rules").items,
+        "sheet_rules": tables["sheet-rules"].items,
         "action_lengths": actions.axes[1].labels,
         "actions": [
             {"type": label, "cells": [cell_text(c) for c in row]}

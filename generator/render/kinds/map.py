@@ -1,12 +1,12 @@
 """The scenario's map, printed at play scale across as many pages as it needs.
 
-A grid map (tactical, impulse) prints with squares the size of the square counters, a hex
-map (convoy) with flat-topped hexes the size of the hex counters (counters.SQUARE_MM,
+A grid map (the scenario's ``map.kind``) prints with squares the size of the square
+counters, a hex map with flat-topped hexes the size of the hex counters (counters.SQUARE_MM,
 counters.HEX_MM). The map, with a narrow margin for the edge labels, is the "canvas"; it is
 cut into page windows that overlap their neighbours by OVERLAP_MM, centred so the blank
 paper is shared by the first and last pages. Every page draws the same canvas through its
-own window (the SVG viewBox), so the overlap strips repeat exactly. FLoB's table (in cm)
-prints as a scaled plan on one page.
+own window (the SVG viewBox), so the overlap strips repeat exactly. A table map (measured
+in cm, for miniatures) prints as a scaled plan on one page.
 
 Assembly: each page with a neighbour to its left (above) is trimmed along its solid left
 (top) frame line and laid on that neighbour up to the dashed line there; the registration
@@ -34,6 +34,7 @@ from generator.render.kinds.counters import (
     text_width,
 )
 from generator.render.sheets import PAPERS
+from generator.rulesets import ruleset_ids, serving
 
 OVERLAP_MM = 10.0
 MARGIN_MM = 5.0  # around the map, on the canvas: edge labels, the exit edge
@@ -44,7 +45,6 @@ HEAD_RIGHT_MM = 60.0  # the wind, the page label and the key map
 MARK_EVERY_MM = 45.0  # registration marks along a seam
 PLAN_SCALES = (10, 12.5, 15, 20, 25, 30, 40, 50, 75, 100)
 TEXT_PT = 7.0
-NO_MAP = ("high-seas", "duel")
 
 # terrain names (the values of the map legend) and how each is drawn
 TERRAIN = {
@@ -362,7 +362,7 @@ def _legend_entries(legend: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def grid_canvas(grid: dict[str, Any], sides: list[dict[str, Any]]) -> Canvas:
-    """Draw a square grid map (tactical, impulse) at SQUARE_MM a square."""
+    """Draw a square grid map at SQUARE_MM a square."""
     s, m = SQUARE_MM, MARGIN_MM
     cols, rows = int(grid["width"]), int(grid["height"])
     legend = dict(grid.get("legend") or {".": "sea", "#": "land"})
@@ -433,7 +433,7 @@ def hex_points(cx: float, cy: float, inset: float = 0.0) -> list[tuple[float, fl
 
 
 def hex_canvas(grid: dict[str, Any], sides: list[dict[str, Any]], units: str) -> Canvas:
-    """Draw a flat-topped odd-q hex map (convoy) at HEX_MM across the flats."""
+    """Draw a flat-topped odd-q hex map at HEX_MM across the flats."""
     f, m = HEX_MM, MARGIN_MM
     r = f / math.sqrt(3)
     cols, rows = int(grid["width"]), int(grid["height"])
@@ -788,7 +788,7 @@ def _pages(
     return columns, rows, pages
 
 
-# ---------------------------------------------------------------- FLoB's table plan
+# ---------------------------------------------------------------- a table's plan
 
 
 def plan_scale(width_cm: float, height_cm: float, room_w: float, room_h: float) -> float:
@@ -800,7 +800,7 @@ def plan_scale(width_cm: float, height_cm: float, room_w: float, room_h: float) 
 
 
 def table_plan(layout: dict[str, Any], sides: list[dict[str, Any]], paper: str) -> dict[str, Any]:
-    """Draw FLoB's table (cm) as a plan at a round scale that fits the page width."""
+    """Draw a table map (cm) as a plan at a round scale that fits the page width."""
     pw, _ = PRINTABLE_MM[paper]
     width_cm, height_cm = float(layout["width_cm"]), float(layout["height_cm"])
     n = plan_scale(width_cm, height_cm, pw - 2, 150)
@@ -904,6 +904,11 @@ def _backing(label: dict[str, Any]) -> dict[str, float]:
 # ---------------------------------------------------------------- the context
 
 
+def has_map(ruleset: str) -> bool:
+    """Return whether `ruleset` is played on a map (its spec has a ``map`` section)."""
+    return ruleset in serving("map")
+
+
 def context(
     rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
@@ -911,10 +916,11 @@ def context(
         raise InputError("the map is a scenario's: give --seed or --from")
     found = str(data.get("ruleset", ruleset))
     grid = data.get("map")
-    if grid is None or found in NO_MAP:
+    if grid is None or not has_map(found):
+        without = [r for r in ruleset_ids() if not has_map(r)]
         raise InputError(
-            f"a {found} scenario has no map ({', '.join(NO_MAP)} are played without one): "
-            "the map sheet serves tactical, impulse, convoy and flob"
+            f"a {found} scenario has no map ({', '.join(without)} are played without one): "
+            f"the map sheet serves {', '.join(serving('map'))}"
         )
     if ruleset is not None and found != ruleset:
         raise InputError(f"this is a {found} scenario, not {ruleset}")

@@ -1,64 +1,38 @@
-"""The convoy playsheet, front and back (the seed is itself a two-sided playsheet).
+"""A two-sided playsheet, front and back, for a ruleset whose seed is itself one.
 
-Every table of the convoy ruleset that records a side (params.side) is printed on that
-side, whole, from the data; the layout below only says which tables share a heading and
-which column they stand in. A table with a side that the layout does not place, or placed
-on the wrong side, is an error, so a new table in the data cannot go missing silently.
+Every table of the ruleset that records a side (params.side) is printed on that side,
+whole, from the data; the ``playsheet`` section of the ruleset's spec only says which
+tables share a heading and which column they stand in. A table with a side that the layout
+does not place, or placed on the wrong side, is an error, so a new table in the data cannot
+go missing silently.
 
-The battle clock track: the seed prints "Battle clock = 3, 4, 5" but not the length of the
-loop; the house scenario table (convoy.scenario, clock_loop_spaces) rolls 36, 42 or 48
-spaces, so the track has as many boxes as the longest loop, with the other ends marked.
+The battle clock track (where the spec names one): the seed prints the clock's moves but
+not the length of the loop, which the house scenario table rolls; the track has as many
+boxes as the longest loop, with the other ends marked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from generator.errors import InputError
 from generator.loading import RuleItem, Rules, Table
 from generator.lookup import cell_text
+from generator.rulesets import SpecError, sheet_section
+from generator.text import signed
 
-# side -> where on the page -> sections; a section is (the table whose title heads it, or
-# None to go on under the previous heading, and the tables in it, printed in file order)
+# a section: the table whose title heads it (None: go on under the previous heading), and
+# the tables in it, printed in file order
 Section = tuple[str | None, list[str]]
-LAYOUT: dict[str, dict[str, list[Section]]] = {
-    "front": {
-        "wide": [],
-        "left": [
-            ("death-rolls", ["death-rolls"]),
-            ("recovery", ["recovery"]),
-            ("captured-ships", ["captured-ships"]),
-            ("struck-ships", ["struck-ships"]),
-            ("fog", ["fog", "fog-roll"]),
-            ("shallows", ["shallows", "shallows-dice"]),
-        ],
-        "right": [("boarding-grapple", ["boarding-grapple", "boarding-fight", "boarding-result"])],
-    },
-    "back": {
-        "wide": [("sailing-movement", ["sailing-movement"])],
-        "left": [
-            (None, ["sailing-notes"]),
-            ("gunnery", ["gunnery-range", "gunnery-modifiers", "gunnery"]),
-        ],
-        "right": [
-            ("wind-change", ["wind-change"]),
-            ("battle-clock", ["battle-clock"]),
-            ("turn-sequence", ["turn-sequence"]),
-            ("zero-level", ["zero-level"]),
-        ],
-    },
-}
+PLACES = ("wide", "left", "right")  # where on the page a section stands
 # the sides, in page order, and what heads each page
 SIDES = (("front", "Front"), ("back", "Back"))
 CLOCK_PER_ROW = 12
 # rows of write-in boxes under a modifiers table without groups (the boarding stages: the
 # seed prints a ruled row under them), one for each side of the opposed roll
 TALLY_ROWS = ("Boarder", "Target")
-
-
-def _signed(value: Any) -> str:
-    return f"{value:+d}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def _items(items: Iterable[RuleItem]) -> list[dict[str, Any]]:
@@ -96,7 +70,7 @@ def _block(table: Table, heading: str) -> dict[str, Any]:
         groups: dict[str, list[dict[str, str]]] = {}
         for mod in table.modifiers:
             groups.setdefault(mod.group or "", []).append(
-                {"label": mod.label, "value": _signed(mod.value)}
+                {"label": mod.label, "value": signed(mod.value)}
             )
         block["groups"] = [{"name": name, "items": items} for name, items in groups.items()]
         block["tally"] = list(TALLY_ROWS) if list(groups) == [""] else []
@@ -108,14 +82,41 @@ def _block(table: Table, heading: str) -> dict[str, Any]:
     return block
 
 
-def _clock(rules: Rules) -> dict[str, Any] | None:
-    clock = rules.table("convoy.battle-clock")
-    scenario = rules.table("convoy.scenario")
-    loops = sorted(int(n) for n in scenario.params.get("clock_loop_spaces", ()))
+@cache
+def layout_of(ruleset: str) -> dict[str, Any]:
+    """Return the playsheet section of `ruleset`'s spec, checked: by side, by place, the
+    sections; and the battle clock's tables and params (or None)."""
+    raw, spec = sheet_section(ruleset, "playsheet")
+    out: dict[str, Any] = {"clock": raw.get("clock")}
+    for side, _ in SIDES:
+        places = raw.get(side) or {}
+        if not isinstance(places, dict) or set(places) - set(PLACES):
+            raise SpecError(f"{spec.where('playsheet', side)}: a side has {', '.join(PLACES)}")
+        out[side] = {}
+        for where in PLACES:
+            sections: list[Section] = []
+            for index, section in enumerate(places.get(where) or []):
+                if not isinstance(section, dict) or set(section) - {"heading", "tables"}:
+                    raise SpecError(
+                        f"{spec.where('playsheet', side, where, index)}: a section has tables "
+                        "and may have a heading"
+                    )
+                heading = section.get("heading")
+                sections.append((str(heading) if heading else None, list(section["tables"])))
+            out[side][where] = sections
+    return out
+
+
+def _clock(rules: Rules, ruleset: str, spec: Any) -> dict[str, Any] | None:
+    if not spec:
+        return None
+    tables = rules.rulesets[ruleset].tables
+    clock, scenario = tables[spec["table"]], tables[spec["loops_table"]]
+    loops = sorted(int(n) for n in scenario.params.get(spec["loops"], ()))
     if not loops:
         return None
     return {
-        "moves": ", ".join(str(n) for n in clock.params["clock_moves"]),
+        "moves": ", ".join(str(n) for n in clock.params[spec["moves"]]),
         "spaces": loops[-1],
         "ends": loops,
         "per_row": CLOCK_PER_ROW,
@@ -126,17 +127,19 @@ def _clock(rules: Rules) -> dict[str, Any] | None:
 def context(
     rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
-    convoy = rules.rulesets["convoy"]
+    assert ruleset is not None  # render_sheet settles the ruleset before asking
+    chosen = rules.rulesets[ruleset]
+    plan = layout_of(ruleset)
     placed: dict[str, str] = {}
     pages = []
     for side, label in SIDES:
         page: dict[str, Any] = {"side": side, "label": label}
         printed: set[str] = set()
-        for where, sections in LAYOUT[side].items():
+        for where, sections in plan[side].items():
             page[where] = []
             for heading_key, keys in sections:
-                tables = [convoy.tables[key] for key in keys]
-                heading = convoy.tables[heading_key].title.split(": ")[0] if heading_key else ""
+                tables = [chosen.tables[key] for key in keys]
+                heading = chosen.tables[heading_key].title.split(": ")[0] if heading_key else ""
                 blocks = []
                 for table in tables:
                     if table.params.get("side") != side:
@@ -150,13 +153,14 @@ def context(
                     blocks.append(block)
                 page[where].append({"heading": heading, "blocks": blocks})
         pages.append(page)
-    sided = {t.key for t in convoy.tables.values() if "side" in t.params}
+    sided = {t.key for t in chosen.tables.values() if "side" in t.params}
     if sided != set(placed):
         missing = ", ".join(sorted(sided - set(placed)))
-        raise InputError(f"the playsheet does not place convoy tables: {missing}")
-    clock = _clock(rules)
+        raise InputError(f"the playsheet does not place {ruleset} tables: {missing}")
+    clock = _clock(rules, ruleset, plan["clock"])
     return {
-        "game": convoy.title,
+        "game": chosen.title,
+        "game_name": chosen.title.split(":")[0].split(" (")[0],
         "pages": pages,
         "clock": clock,
         "house_tables": [clock["house"]] if clock else [],

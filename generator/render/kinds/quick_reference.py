@@ -1,24 +1,27 @@
 """The quick reference of one ruleset: every table and rule, grouped to be found fast.
 
 Everything printed comes from the rules, so a house-rules file shows on the sheet by
-itself. This module only decides the order and grouping (`LAYOUT`), which structured
-fields of a table print as columns (`COLUMNS`), whether a table goes across the page, and
-adds the odds of every rolled table from the dice module.
+itself. The ruleset's spec decides the order and grouping and which structured fields of a
+table print as columns (`Layout`); this module decides whether a table goes across the
+page, and adds the odds of every rolled table from the dice module.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from generator.dice import distribution
 from generator.loading import Axis, Modifier, RuleItem, Rules, Table
 from generator.loading.cells import parse_cell
 from generator.lookup import cell_text
+from generator.rulesets import SpecError, sheet_section
+from generator.text import signed
 
 
 @dataclass(frozen=True)
@@ -29,188 +32,63 @@ class Section:
     tables: tuple[str, ...]
 
 
-def _sections(*spec: tuple[str, str]) -> tuple[Section, ...]:
-    return tuple(Section(title, tuple(keys.split())) for title, keys in spec)
+@dataclass(frozen=True)
+class Layout:
+    """A ruleset's quick reference: the ``quick-reference`` section of its spec.
+
+    Attributes:
+        sections: every table of the ruleset exactly once (the tests check it), the turn
+            and the rules of play in play order, as on the seeds' own reference sheets.
+        columns: by table key, the columns of a table whose cells are mappings: field
+            names, "field=heading" to print another heading; "result" (or "printed",
+            "text") is the cell's own text. A one-axis table not listed prints that text
+            or, if its cells have none, every plain field; a two-axis table listed prints
+            the fields in each cell, joined by "/".
+        odds_columns: by table key, for a two-axis table whose columns are a roll: extra
+            columns (heading, field), each the chance on that roll that a row's cell (as
+            its cell format parses it) has the field set.
+    """
+
+    sections: tuple[Section, ...]
+    columns: Mapping[str, tuple[str, ...]]
+    odds_columns: Mapping[str, tuple[tuple[str, str], ...]]
 
 
-# Every table of each ruleset exactly once (the tests check it): the turn and the rules of
-# play in play order, as on the seeds' own reference sheets, then the house set-up tables.
-LAYOUT: dict[str, tuple[Section, ...]] = {
-    "duel": _sections(
-        (
-            "Turns and actions",
-            "sheet-rules action-types action-order attack-order actions record-sheet",
-        ),
-        (
-            "Attacks and parries",
-            "rounding attack parry parry-modifiers blocking resistance-rolls brawling stun",
-        ),
-        ("Wounds", "hit-location wound-effects wound-rules wound-totals"),
-        ("Special actions", "sidestep counterattacks miscellaneous-actions entangle disarm"),
-        (
-            "At sea",
-            "fighting-at-sea rigging rigging-modifiers swimming swimming-modifiers"
-            " drowning drowning-modifiers",
-        ),
-        ("Weapons and armour", "weapons armour loadout armour-worn"),
-        ("Characters", "attributes height expertise fighting-style skills"),
-        ("Scenario", "venue weather scenario"),
-    ),
-    "high-seas": _sections(
-        (
-            "Range and tactics",
-            "range range-notes captains tactics wet-sails hard-turn brilliant-maneuver",
-        ),
-        ("Cannon fire", "guns-bear cannon-fire cannon-hit cannon-modifiers cannon-results damage"),
-        ("Grappling and boarding", "grappling grapple crews crew-fighters boarding boarding-notes"),
-        ("Ships and scenario", "ship-types ship-roll squadron-size weather start-range scenario"),
-    ),
-    "impulse": _sections(
-        ("Sequence of play", "sequence-of-play"),
-        ("Movement", "movement-points hull-type-bonus hull-type-modifiers"),
-        (
-            "Combat",
-            "combat-process damage-effects combat-results damage-modifiers fire-checks"
-            " morale-effects morale-modifiers",
-        ),
-        ("Crew", "crew-status crew-quality morale"),
-        (
-            "Ships and scenario",
-            "ship-classes squadron-size squadron-composition wind weather scenario",
-        ),
-    ),
-    "convoy": _sections(
-        ("Game turn", "turn-sequence battle-clock wind-change"),
-        ("Sailing", "sailing-movement sailing-notes fog fog-roll shallows shallows-dice"),
-        ("Gunnery", "gunnery gunnery-range gunnery-modifiers zero-level"),
-        ("Boarding", "boarding-grapple boarding-fight boarding-result"),
-        ("Damage and prizes", "death-rolls recovery captured-ships struck-ships"),
-        (
-            "Ships and scenario",
-            "ship-markers crew-condition convoy-composition"
-            " raider-composition warship-size merchant-size wind weather scenario",
-        ),
-    ),
-    "tactical": _sections(
-        ("Turn", "turn-phases draw cards"),
-        ("Movement", "movement wind wind-change wind-movement"),
-        (
-            "Broadsides",
-            "broadside-rules ammunition broadside broadside-modifiers"
-            " broadside-attribute zero-ratings",
-        ),
-        ("Boarding and morale", "boarding flight-test flight-modifiers"),
-        (
-            "Fleets",
-            "equipment setup base-ratings ship-types national fleet admiral ship captain crew",
-        ),
-        ("Scenario", "fleet-composition weather scenario"),
-    ),
-    "flob": _sections(
-        ("Turn sequence", "turn-sequence command-phase action-phases"),
-        ("Movement", "sailing-movement tacking tacking-modifiers lost-masts"),
-        ("Repairs and fires", "repairs repair-modifiers fire-fighting fire-fighting-modifiers"),
-        (
-            "Gunnery",
-            "gunnery-procedure critical-hit-rule range-modifiers range-bands"
-            " tactical-modifiers broadside",
-        ),
-        (
-            "Ammunition and damage",
-            "ammunition reloading reload-modifiers ammunition-effects"
-            " ammunition-loading damage-reduction critical-hits",
-        ),
-        ("Striking", "strike-test strike-modifiers"),
-        ("Boarding", "boarding-initiation boarding-initiation-modifiers boarding-resolution"),
-        (
-            "Ships and scenario",
-            "ship-ratings squadron-composition crew-quality captain-quality"
-            " admiral-quality wind weather scenario",
-        ),
-    ),
-}
+def _names(raw: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        raise SpecError(f"{where}: expected a list of names")
+    return tuple(raw)
 
-# The columns of a table whose cells are mappings: field names, "field=heading" to print
-# another heading. "result" (or "printed", "text") is the cell's own text. A one-axis table
-# not listed prints that text or, if its cells have none, every plain field; a two-axis
-# table listed prints the fields in each cell, joined by "/".
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "duel.record-sheet": ("title", "entry", "choices"),
-    "duel.brawling": ("roll", "result"),
-    "duel.weapons": (
-        "type",
-        "damage",
-        "min_str=MinSTR",
-        "adv_str=AdvSTR",
-        "weapon_bonus=weapon bonus",
-        "parry_bonus=parry bonus",
-        "can_parry=can parry",
-        "hands",
-        "weight",
-        "note",
-    ),
-    "duel.attributes": ("abbreviation=abbr.", "result=roll", "used_for=used for"),
-    "duel.venue": ("result", "rules"),
-    "duel.weather": ("result", "wind", "rules"),
-    "high-seas.crew-fighters": ("result", "fraction"),
-    "high-seas.weather": ("result", "wind", "modifier", "rules"),
-    "impulse.ship-classes": (
-        "hull_type=hull type",
-        "guns",
-        "carronades",
-        "hull",
-        "rigging",
-        "crew",
-    ),
-    "impulse.crew-quality": ("result", "quality"),
-    "impulse.crew-status": ("position", "effect_text=effect"),
-    "impulse.wind": ("result", "from_bearing=from°"),
-    "impulse.weather": ("result", "effect_text=effect"),
-    "convoy.wind": ("result", "from_bearing=from°"),
-    "convoy.weather": ("result", "effect_text=effect"),
-    "tactical.ship-types": (
-        "sails",
-        "hull",
-        "crew",
-        "swift_printed=swift",
-        "cannon",
-        "small=small ship",
-    ),
-    "tactical.national": ("result", "bonus"),
-    "tactical.fleet": ("result", "bonus"),
-    "tactical.admiral": ("result", "bonus"),
-    "tactical.ship": ("result", "bonus"),
-    "tactical.captain": ("result", "bonus"),
-    "tactical.crew": ("result", "bonus"),
-    "tactical.ammunition": ("range", "broadside", "losses"),
-    "tactical.wind": ("result", "from_bearing=from°", "downwind_bearing=to°"),
-    "tactical.weather": ("result", "effect_text=effect"),
-    "flob.ammunition-effects": ("broadside", "hull", "crew", "mast"),
-    "flob.ammunition-loading": (
-        "max_range=max range",
-        "reload_actions=reload actions",
-        "critical_hits=critical hits",
-        "round_shot=round shot",
-    ),
-    "flob.ship-ratings": (
-        "result",
-        "rig",
-        "movement_class=move class",
-        "gunnery_class=gunnery class",
-        "range_band=range band",
-        "broadside",
-        "hull",
-        "masts",
-        "mast_rating=mast rating",
-        "crew_parties=crew parties",
-        "guns_range=guns",
-    ),
-    "flob.crew-quality": ("result", "modifier", "beating_option=beating option"),
-    "flob.captain-quality": ("result", "modifier"),
-    "flob.admiral-quality": ("result", "modifier"),
-    "flob.wind": ("result", "from_bearing=from°"),
-    "flob.weather": ("result", "wind_strength=wind", "effect_text=effect"),
-}
+
+@cache
+def layout_of(ruleset: str) -> Layout:
+    """Return the quick-reference section of `ruleset`'s spec, checked."""
+    raw, spec = sheet_section(ruleset, "quick-reference")
+    if set(raw) - {"sections", "columns", "odds_columns"} or not raw.get("sections"):
+        raise SpecError(
+            f"{spec.where('quick-reference')}: a quick reference has sections, and may have "
+            "columns and odds_columns"
+        )
+    sections = []
+    for i, section in enumerate(raw["sections"]):
+        where = spec.where("quick-reference", "sections", i)
+        if not isinstance(section, dict) or set(section) != {"title", "tables"}:
+            raise SpecError(f"{where}: a section has a title and tables")
+        sections.append(Section(str(section["title"]), _names(section["tables"], where)))
+    columns = {
+        key: _names(names, spec.where("quick-reference", "columns", key))
+        for key, names in (raw.get("columns") or {}).items()
+    }
+    odds: dict[str, tuple[tuple[str, str], ...]] = {}
+    for key, entries in (raw.get("odds_columns") or {}).items():
+        where = spec.where("quick-reference", "odds_columns", key)
+        if not isinstance(entries, list) or not all(
+            isinstance(e, dict) and set(e) == {"head", "field"} for e in entries
+        ):
+            raise SpecError(f"{where}: expected a list of {{head, field}}")
+        odds[key] = tuple((str(e["head"]), str(e["field"])) for e in entries)
+    return Layout(tuple(sections), columns, odds)
+
 
 TEXT_KEYS = ("result", "printed", "text")
 # a table cell's padding and rule, and a hyphenated heading's longest piece, in characters
@@ -224,16 +102,6 @@ DICE_AT_START = re.compile(r"^\s*(?:basic\s+)?(\d*)[dD](\d+)\b", re.IGNORECASE)
 THRESHOLD = re.compile(r"(\d+) or (better|more|less)")
 POOL_SUCCESS = re.compile(r"each ((\d+)(?: or \d+)*) (?:is a success|hits)")
 NET_MODIFIERS = range(-3, 4)
-
-# Per-row odds of a table whose columns are a roll, by the table's cell format: the name
-# of each extra column and the test on a cell's parsed fields that it counts.
-OUTCOMES: dict[str, tuple[tuple[str, Callable[[Mapping[str, Any]], bool]], ...]] = {
-    "flob-broadside": (
-        ("any damage", lambda f: bool(f["rr"])),
-        ("str", lambda f: bool(f["strike_test"])),
-        ("s", lambda f: bool(f["shattered"])),
-    ),
-}
 
 
 def percent(chance: Fraction) -> str:
@@ -255,9 +123,10 @@ def context(
     """Return the sheet's sections and its runs of blocks, one block per table."""
     assert ruleset is not None  # render_sheet settles the ruleset before asking
     chosen = rules.rulesets[ruleset]
+    plan = layout_of(ruleset)
     sections = []
-    for number, section in enumerate(LAYOUT[ruleset], start=1):
-        blocks = [block(chosen.tables[key]) for key in section.tables]
+    for number, section in enumerate(plan.sections, start=1):
+        blocks = [block(chosen.tables[key], plan) for key in section.tables]
         sections.append({"title": section.title, "anchor": f"s{number}", "blocks": blocks})
     return {
         "ruleset": {"id": chosen.id, "title": chosen.title, "notes": list(chosen.notes)},
@@ -291,8 +160,10 @@ def short_title(table: Table) -> str:
     return HOUSE_SUFFIX.sub("", table.title) or table.title
 
 
-def block(table: Table) -> dict[str, Any]:
-    """Return everything the template prints for one table."""
+def block(table: Table, plan: Layout | None = None) -> dict[str, Any]:
+    """Return everything the template prints for one table (laid out as `plan`, by default
+    its own ruleset's quick reference)."""
+    plan = plan or layout_of(table.id.split(".", 1)[0])
     number = SECTION_NUMBER.match(table.source.heading or "")
     out: dict[str, Any] = {
         "id": table.id,
@@ -314,7 +185,7 @@ def block(table: Table) -> dict[str, Any]:
         out["groups"] = modifier_groups(table.modifiers)
         out["odds"] = modifier_odds(table)
     else:
-        out.update(table_grid(table))
+        out.update(table_grid(table, plan))
         out["wide"] = grid_is_wide(out)
     return out
 
@@ -336,13 +207,6 @@ def plain(value: Any) -> str:
         return ", ".join(f"{k} {plain(v)}" for k, v in value.items())
     if isinstance(value, tuple | list):
         return ", ".join(plain(v) for v in value)
-    return str(value)
-
-
-def signed(value: Any) -> str:
-    """Write a modifier with its sign (+2, -1, 0); printed strings as they are."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:+d}" if value else "0"
     return str(value)
 
 
@@ -436,8 +300,8 @@ def value_chances(axis: Axis) -> list[Fraction]:
     ]
 
 
-def _spec(table: Table) -> list[tuple[str, str]] | None:
-    spec = COLUMNS.get(table.id)
+def _spec(table: Table, plan: Layout) -> list[tuple[str, str]] | None:
+    spec = plan.columns.get(table.key)
     if spec is None:
         return None
     columns = []
@@ -447,14 +311,15 @@ def _spec(table: Table) -> list[tuple[str, str]] | None:
     return columns
 
 
-def columns_of(table: Table) -> list[tuple[str, str]]:
+def columns_of(table: Table, plan: Layout) -> list[tuple[str, str]]:
     """Return (field, heading) of each printed column of a one-axis table.
 
     The field "" is the cell's own text (printed under "Result" if the axis is a roll).
-    A house-rules table of another shape than `COLUMNS` expects prints as if unlisted.
+    A house-rules table of another shape than the layout's columns expect prints as if
+    unlisted.
     """
     mappings = all(isinstance(cell, Mapping) for cell in table.cells)
-    spec = _spec(table)
+    spec = _spec(table, plan)
     if spec is not None and mappings:
         return spec
     if not mappings or any(key in table.cells[0] for key in TEXT_KEYS):
@@ -504,16 +369,16 @@ def odds_caption(axis: Axis, what: str) -> str | None:
     return f"{what}: chance on {axis.dice}."
 
 
-def table_grid(table: Table) -> dict[str, Any]:
+def table_grid(table: Table, plan: Layout) -> dict[str, Any]:
     """Lay out a table of kind ``table`` as a grid: headings, rows of cells, odds."""
     if len(table.axes) == 1:
-        return one_axis_grid(table)
-    return two_axis_grid(table)
+        return one_axis_grid(table, plan)
+    return two_axis_grid(table, plan)
 
 
-def one_axis_grid(table: Table) -> dict[str, Any]:
+def one_axis_grid(table: Table, plan: Layout) -> dict[str, Any]:
     axis = table.axes[0]
-    columns = columns_of(table)
+    columns = columns_of(table, plan)
     chances = value_chances(axis) if axis.dice else None
     rows = []
     targets = False
@@ -541,12 +406,12 @@ def one_axis_grid(table: Table) -> dict[str, Any]:
     }
 
 
-def two_axis_grid(table: Table) -> dict[str, Any]:
+def two_axis_grid(table: Table, plan: Layout) -> dict[str, Any]:
     row_axis, col_axis = table.axes[0], table.axes[1]
-    spec = _spec(table)
+    spec = _spec(table, plan)
     row_chances = value_chances(row_axis) if row_axis.dice else None
     col_chances = value_chances(col_axis) if col_axis.dice else None
-    outcomes = OUTCOMES.get(table.cell_format or "", ()) if col_chances else ()
+    outcomes = plan.odds_columns.get(table.key, ()) if col_chances else ()
     rows = []
     targets = False
     for i, (value, line) in enumerate(zip(row_axis.values, table.cells, strict=True)):
@@ -562,8 +427,8 @@ def two_axis_grid(table: Table) -> dict[str, Any]:
         extra = [percent(row_chances[i])] if row_chances is not None else []
         if outcomes and col_chances is not None and table.cell_format:
             parsed = [parse_cell(table.cell_format, cell) for cell in line]
-            for _, test in outcomes:
-                hits = (p for p, f in zip(col_chances, parsed, strict=True) if test(f))
+            for _, name in outcomes:
+                hits = (p for p, f in zip(col_chances, parsed, strict=True) if f.get(name))
                 extra.append(percent(sum(hits, Fraction(0))))
         rows.append({"label": value.label, "cells": cells, "extra": extra})
     extra_heads = ["Odds"] if row_chances is not None else []
