@@ -1,21 +1,113 @@
-"""Shared fixtures: the loaded rules, the seed texts, and a CLI runner."""
+"""Shared fixtures: the loaded rules, the seed texts, a CLI runner, and renders made once.
+
+The suite runs on several processes (pytest-xdist), which share one cache folder for the
+session: the static sheets' disk cache (generator/render/cache.py) and, for the tests
+only, every sheet rendered from its HTML and every packet the tests print (`shared`). A
+page is laid out once per session however many tests read it; the same HTML gives the same
+PDF bytes (tests/test_packet.py checks it across processes), so a render read back is the
+render the test would have made.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 import tempfile
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from generator.loading import Rules, load_rules
 
-# static sheets are cached on disk (generator/render/cache.py): the tests use a cache of
-# their own, never the user's, and their subprocesses inherit it
-os.environ["QM_CACHE_DIR"] = tempfile.mkdtemp(prefix="qm-test-cache-")
+# the first process (the xdist controller, or a plain run) makes the folder; the workers
+# it starts inherit the variable; the tests never touch the user's own cache
+if "QM_TEST_CACHE" not in os.environ:
+    os.environ["QM_TEST_CACHE"] = tempfile.mkdtemp(prefix="qm-test-cache-")
+    _MADE_CACHE = True
+else:
+    _MADE_CACHE = False
+CACHE = Path(os.environ["QM_TEST_CACHE"])
+os.environ["QM_CACHE_DIR"] = str(CACHE)
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+WAIT_S = 600  # for another process making the same thing
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _MADE_CACHE and not hasattr(session.config, "workerinput"):
+        shutil.rmtree(CACHE, ignore_errors=True)
+
+
+def shared(key: str, make: Callable[[], bytes]) -> bytes:
+    """Return the bytes `make` gives, made once per session for every test process.
+
+    The first process to ask makes them (others asking meanwhile wait for it) and keeps
+    them in the session's cache folder under `key`.
+    """
+    path = CACHE / f"{key}.bin"
+    failed = CACHE / f"{key}.failed"
+    if path.exists():
+        return path.read_bytes()
+    try:
+        lock = os.open(CACHE / f"{key}.lock", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        deadline = time.monotonic() + WAIT_S
+        while not path.exists():
+            if failed.exists():
+                return make()  # fails here too, with its own message
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"waited {WAIT_S} s for {key}") from None
+            time.sleep(0.05)
+        return path.read_bytes()
+    try:
+        data = make()
+    except BaseException:
+        failed.touch()
+        raise
+    finally:
+        os.close(lock)
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    part.write_bytes(data)
+    os.replace(part, path)
+    return data
+
+
+LAYOUTS_KEPT = 8  # laid-out documents a test process keeps (a quick reference is large)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _renders_made_once() -> Iterator[None]:
+    """Render each sheet's HTML once per session (`shared`), whichever test asks, and lay
+    out the same HTML once per process (a test that walks the layout and the static sheet
+    it renders share one)."""
+    from generator.render import pdf
+
+    real_pdf, real_layout = pdf.html_to_pdf, pdf.layout
+    laid: OrderedDict[str, Any] = OrderedDict()
+
+    def once(html: str, *, fillable: bool = False, boxes: Any = None) -> bytes:
+        key = hashlib.sha256(repr((html, fillable, boxes)).encode()).hexdigest()
+        return shared(f"html-{key}", lambda: real_pdf(html, fillable=fillable, boxes=boxes))
+
+    def layout_once(html: str, *, fillable: bool = False, boxes: Any = None) -> Any:
+        key = hashlib.sha256(repr((html, fillable, boxes)).encode()).hexdigest()
+        if key not in laid:
+            laid[key] = real_layout(html, fillable=fillable, boxes=boxes)
+            while len(laid) > LAYOUTS_KEPT:
+                laid.popitem(last=False)
+        laid.move_to_end(key)
+        return laid[key]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pdf, "html_to_pdf", once)
+        patch.setattr(pdf, "layout", layout_once)
+        yield
 
 
 def _seeds_dir() -> Path | None:

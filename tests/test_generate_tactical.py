@@ -89,31 +89,51 @@ def test_ratings_are_class_base_plus_every_bonus(rules: Rules) -> None:
             assert ship["ratings"] == {r: expected[r] for r in RATINGS}
 
 
-def test_table_results_appear_with_their_chances_over_10000_fleets(rules: Rules) -> None:
+class Faces(random.Random):
+    """Every die shows `face`, or its highest face if that is lower; all else as seeded."""
+
+    def __init__(self, face: int) -> None:
+        super().__init__(face)
+        self.face = face
+
+    def randint(self, a: int, b: int) -> int:
+        return max(a, min(self.face, b))
+
+
+FLEET_TABLES = ("admiral", "national", "fleet")
+SHIP_TRAITS = ("ship", "captain", "crew")
+
+
+def test_table_results_appear_with_their_chances(rules: Rules) -> None:
+    """Exactly, over every face of the die: each face of each fleet and ship table gives
+    the result its row covers, each table is rolled as often as the rules say (the
+    flagship twice on each ship table), so each result has the chance its rows give."""
     gen = TacticalGenerator()
-    rng = random.Random(20261121)
-    counts: dict[str, Counter[str]] = {
-        t: Counter() for t in ("admiral", "national", "fleet", "ship", "captain", "crew")
-    }
-    fleets = 10_000
-    for _ in range(fleets):
+    setup = rules.table("tactical.setup").params
+    faces: dict[str, dict[int, set[str]]] = {t: {} for t in (*FLEET_TABLES, *SHIP_TRAITS)}
+    for face in range(1, 9):
+        rng = Faces(face)
         side = gen.roll_side(rules, rng, Names(rules, rng), "british")
-        for key in ("admiral", "national", "fleet"):
-            counts[key][side[key]["result"]] += 1
+        for key in FLEET_TABLES:
+            faces[key].setdefault(face, set()).add(side[key]["result"])
         for ship in side["ships"]:
+            rolls = setup["flagship_rolls_per_ship_table"] if ship["flagship"] else 1
+            assert Counter(t["table"] for t in ship["traits"]) == dict.fromkeys(SHIP_TRAITS, rolls)
             for trait in ship["traits"]:
-                counts[trait["table"]][trait["result"]] += 1
-    for table_name, observed in counts.items():
+                assert trait["roll"] == min(face, 8 if trait["table"] != "ship" else 6)
+                faces[trait["table"]].setdefault(face, set()).add(trait["result"])
+        assert sum(ship["flagship"] for ship in side["ships"]) == 1
+    for table_name, seen in faces.items():
         table = rules.table(f"tactical.{table_name}")
         (axis,) = table.axes
+        sides = int((axis.dice or "").partition("d")[2])
         dist = distribution(axis.dice or "")
-        total = sum(observed.values())
+        assert dist == {face: Fraction(1, sides) for face in range(1, sides + 1)}
         for value, cell in zip(axis.values, table.cells, strict=True):
             chance = sum((p for v, p in dist.items() if value.contains(v)), Fraction(0))
-            expected = float(chance) * total
-            sigma = (expected * (1 - float(chance))) ** 0.5
-            got = observed[cell["result"]]
-            assert abs(got - expected) < 5 * sigma, (table_name, cell["result"], got, expected)
+            shown = [f for f in range(1, sides + 1) if seen[f] == {cell["result"]}]
+            assert Fraction(len(shown), sides) == chance, (table_name, cell["result"])
+        assert all(len(seen[f]) == 1 for f in range(1, sides + 1)), table_name
 
 
 def test_same_seed_same_output_different_seed_different(rules: Rules) -> None:

@@ -29,7 +29,9 @@ _MANIFEST_KEYS = {
     "data",
     "static_when_blank",
     "fillable",
+    "frame",
 }
+_REQUIRED_KEYS = _MANIFEST_KEYS - {"frame"}
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,9 @@ class SheetKind:
     data: str
     static_when_blank: bool
     fillable: bool
+    # where the sheet's ink belongs: mm in from the paper's top, right, bottom and left
+    # edges (the page margins, and any running footer); None: the sheet places itself
+    frame: tuple[float, float, float, float] | None = None
 
 
 @cache
@@ -53,9 +58,16 @@ def sheet_kinds() -> dict[str, SheetKind]:
     kinds: dict[str, SheetKind] = {}
     for path in sorted(resource_dir("sheets").glob("[!_]*.yaml")):
         raw = read_yaml(path).data
-        if not isinstance(raw, dict) or set(raw) - _MANIFEST_KEYS or raw.get("kind") != path.stem:
+        frame = raw.get("frame") if isinstance(raw, dict) else None
+        if (
+            not isinstance(raw, dict)
+            or not _REQUIRED_KEYS <= set(raw) <= _MANIFEST_KEYS
+            or raw.get("kind") != path.stem
+            or not (frame is None or _is_frame(frame))
+        ):
             raise InputError(
-                f"{path}: a sheet manifest needs exactly {', '.join(sorted(_MANIFEST_KEYS))}"
+                f"{path}: a sheet manifest needs {', '.join(sorted(_REQUIRED_KEYS))} "
+                "and may have a frame (four lengths in mm: top, right, bottom, left)"
             )
         kinds[path.stem] = SheetKind(
             kind=str(raw["kind"]),
@@ -66,8 +78,37 @@ def sheet_kinds() -> dict[str, SheetKind]:
             data=str(raw["data"]),
             static_when_blank=bool(raw["static_when_blank"]),
             fillable=bool(raw["fillable"]),
+            frame=tuple(float(v) for v in frame) if frame else None,  # type: ignore[arg-type]
         )
     return kinds
+
+
+def _is_frame(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 4
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    )
+
+
+PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+
+
+def page_boxes(kind: str, paper: str) -> dict[str, tuple[float, float, float, float]]:
+    """Return the boxes every page of a `kind` sheet declares on `paper`: its frame (the
+    manifest's) and, for sheets that are cut up, the block left after cutting (the kind
+    module's ``trim_box``); each (left, top, right, bottom) in mm from the top-left."""
+    sheet = get_kind(kind)
+    width, height = PAPER_MM[PAPERS[paper]["name"]]
+    boxes: dict[str, tuple[float, float, float, float]] = {}
+    if sheet.frame is not None:
+        top, right, bottom, left = sheet.frame
+        boxes["art"] = (left, top, width - right, height - bottom)
+    module = importlib.import_module(f"generator.render.kinds.{kind.replace('-', '_')}")
+    trim = getattr(module, "trim_box", None)
+    if trim is not None:
+        boxes["trim"] = trim(paper)
+    return boxes
 
 
 def get_kind(kind: str) -> SheetKind:
@@ -153,7 +194,8 @@ def layout_sheet(kind: str, rules: Rules, *, fillable: bool = False, **options: 
     """
     from generator.render.pdf import layout
 
-    return layout(sheet_html(kind, rules, fillable=fillable, **options), fillable=fillable)
+    html = sheet_html(kind, rules, fillable=fillable, **options)
+    return layout(html, fillable=fillable, boxes=page_boxes(kind, options.get("paper", "a4")))
 
 
 _STATIC_PDFS: dict[tuple[str, ...], bytes] = {}
@@ -182,10 +224,11 @@ def static_sheet_pdf(
     if cache and key in _STATIC_PDFS:
         return _STATIC_PDFS[key]
     html = sheet_html(kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable)
-    disk_key = disk.sheet_key(html, fillable=fillable)
+    boxes = page_boxes(kind, paper)
+    disk_key = disk.sheet_key(html + repr(sorted(boxes.items())), fillable=fillable)
     pdf = disk.load(disk_key) if cache else None
     if pdf is None:
-        pdf = write_pdf([layout(html, fillable=fillable)], fillable=fillable)
+        pdf = write_pdf([layout(html, fillable=fillable, boxes=boxes)], fillable=fillable)
         if cache:
             disk.store(disk_key, pdf)
     if cache:
@@ -218,16 +261,16 @@ def render_sheet(
         mono: black and white only, for laser printers.
         fillable: write-in boxes become PDF form fields.
     """
-    from generator.render.pdf import write_pdf
+    from generator.render.pdf import html_to_pdf
 
     if data is None:
         return static_sheet_pdf(
             kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable
         )
-    document = layout_sheet(
+    html = sheet_html(
         kind, rules, data=data, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable
     )
-    return write_pdf([document], fillable=fillable)
+    return html_to_pdf(html, fillable=fillable, boxes=page_boxes(kind, paper))
 
 
 def load_sheet_data(
