@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from generator.generate.base import get_generator
-from generator.generate.scenario import roll_scenario
+from generator.generate.scenario import dump, roll_scenario
 from generator.loading import Rules
 from generator.pdf.packet import build_packet
 from generator.rulesets import ruleset_ids
+from tests.fullest import fullest_packet, packet_scenario
 from tests.pdfs import PAGE_SIZES, outline, read, widgets
 
 
@@ -27,8 +28,8 @@ def unit_names(scenario: dict[str, Any], side: int | None = None) -> list[str]:
 
 @pytest.fixture(scope="module", params=list(ruleset_ids()))
 def made(request: pytest.FixtureRequest, rules: Rules) -> tuple[dict[str, Any], bytes]:
-    scenario = roll_scenario(rules, request.param, 31)
-    return scenario, build_packet(rules, scenario, paper="letter").write()
+    """The packet the print check reads too (the longest title and names), on Letter."""
+    return packet_scenario(rules, request.param), fullest_packet(rules, request.param, "letter")
 
 
 def test_packet_contents_bookmarks_and_metadata(made: tuple[dict[str, Any], bytes]) -> None:
@@ -79,17 +80,18 @@ def test_handouts_hold_only_their_side(rules: Rules) -> None:
 def test_same_bytes_with_and_without_the_cache_in_other_processes_and_hash_seeds(
     rules: Rules, tmp_path: Path
 ) -> None:
-    scenario = roll_scenario(rules, "tactical", 4)
-    cached = build_packet(rules, scenario).write()
-    fresh = build_packet(rules, scenario, cache=False).write()
-    assert cached == fresh
-    for hash_seed in ("0", "4242"):
+    """The packet made in a test process with the cache, and from its scenario file by the
+    command line in other processes, one without the cache, under other hash seeds."""
+    cached = fullest_packet(rules, "tactical", "a4")
+    source = tmp_path / "scenario.yaml"
+    source.write_text(dump(packet_scenario(rules, "tactical"), "yaml"), encoding="utf-8")
+    for hash_seed, cache in (("0", "off"), ("4242", os.environ["QM_CACHE_DIR"])):
         target = tmp_path / f"p{hash_seed}.pdf"
         subprocess.run(
-            [sys.executable, "-m", "generator", "packet", "tactical", "--seed", "4", "-o", target],
+            [sys.executable, "-m", "generator", "packet", "--from", source, "-o", target],
             check=True,
             capture_output=True,
-            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            env={**os.environ, "PYTHONHASHSEED": hash_seed, "QM_CACHE_DIR": cache},
         )
         assert hashlib.sha256(target.read_bytes()).digest() == hashlib.sha256(cached).digest()
 
@@ -112,7 +114,7 @@ def test_packet_with_no_options_lands_in_output(tmp_path: Path) -> None:
 def test_a_fillable_packet_gives_every_sheet_fields_of_its_own(rules: Rules) -> None:
     """A PDF reader fills every field of one name at once: the officers' sheets of a
     high-seas packet (the same kind many times) must not share fields."""
-    scenario = roll_scenario(rules, "high-seas", 3)
+    scenario = packet_scenario(rules, "high-seas")
     reader = read(build_packet(rules, scenario, fillable=True).write())
     names = [widget.name for widget in widgets(reader)]
     officers = sum(len(ship["officers"]) for side in scenario["sides"] for ship in side["ships"])

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from generator.errors import InputError
+from generator.errors import InputError, QuartermasterError
 from generator.loading import Rules
 from generator.lookup import cell_text
 from generator.render.sheets import PAPERS
@@ -26,11 +26,14 @@ CARD_MM = (63.5, 88.9)  # poker size
 GRID = (3, 3)  # columns, rows
 PAGE_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CROP_MARK_PT = 0.6  # line width of the crop marks (at least 0.5 pt)
-CROP_GAP_MM = 1.0  # space between the card block and a mark
+CROP_GAP_MM = 0.5  # space between the card block and a mark
 CROP_LENGTH_MM = 6.0  # longest mark; shorter where the margin is narrow
-PAPER_EDGE_MM = 0.8  # marks stop this far from the paper's edge
+# nothing is printed nearer the paper's edge than this: most printers cannot print the
+# outer 4 mm (lasers lose about 4.2 mm); a mark stops here, shorter where the margin is
+# narrow (Letter's 6.35 mm above and below three poker cards leaves marks of 1.65 mm)
+PRINTER_EDGE_MM = 4.2
+MIN_MARK_MM = 1.5  # a mark shorter than this is no help to the knife
 PT_MM = 25.4 / 72
-PRINTER_EDGE_MM = 3.5  # the page label keeps this far from the paper's edge
 
 
 def _short_title(title: str) -> str:
@@ -180,8 +183,10 @@ def layout(paper: str) -> dict[str, Any]:
     left = (page_w - cols * card_w) / 2
     top = (page_h - rows * card_h) / 2
     mark = CROP_MARK_PT * PT_MM
-    across = min(CROP_LENGTH_MM, left - CROP_GAP_MM - PAPER_EDGE_MM)  # marks left and right
-    down = min(CROP_LENGTH_MM, top - CROP_GAP_MM - PAPER_EDGE_MM)  # marks above and below
+    across = min(CROP_LENGTH_MM, left - CROP_GAP_MM - PRINTER_EDGE_MM)  # marks left and right
+    down = min(CROP_LENGTH_MM, top - CROP_GAP_MM - PRINTER_EDGE_MM)  # marks above and below
+    if min(across, down) < MIN_MARK_MM:
+        raise QuartermasterError(f"{paper}: no room for crop marks beside the cards")
     marks: list[dict[str, float]] = []
     for i in range(cols + 1):  # the vertical cuts, marked above and below the block
         x = left + i * card_w - mark / 2
@@ -226,6 +231,15 @@ def layout(paper: str) -> dict[str, Any]:
         "mark_pt": CROP_MARK_PT,
         "label": {k: round(v, 3) if isinstance(v, float) else v for k, v in label.items()},
     }
+
+
+def trim_box(paper: str) -> tuple[float, float, float, float]:
+    """Return the block of cards, what is left after cutting: (left, top, right, bottom) in
+    mm from the paper's top-left corner (the page declares it as its /TrimBox)."""
+    page_w, page_h = PAGE_MM[PAPERS[paper]["name"]]
+    width, height = CARD_MM[0] * GRID[0], CARD_MM[1] * GRID[1]
+    left, top = (page_w - width) / 2, (page_h - height) / 2
+    return (left, top, left + width, top + height)
 
 
 def slot_position(index: int, back: bool) -> tuple[int, int]:

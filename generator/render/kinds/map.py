@@ -680,13 +680,20 @@ def _start_at(placed: dict[str, Any], x: float) -> dict[str, Any]:
     return placed
 
 
-def legend_layout(entries: list[dict[str, str]], width: float) -> dict[str, Any]:
-    """Place the legend's swatches and words in rows across `width` mm (one SVG)."""
+LEGEND_ROWS = 2  # what the footer has room for
+
+
+def legend_layout(entries: list[dict[str, str]], width: float, note: str = "") -> dict[str, Any]:
+    """Place the legend's swatches and words in rows across `width` mm (one SVG), and a
+    `note` after them (words without a swatch), in at most LEGEND_ROWS rows."""
     items, x, y = [], 0.0, 0.0
-    for entry in entries:
-        w = 8.2 + text_width(entry["name"], TEXT_PT) + 3.0
+    for entry in [*entries, *([{"style": "", "name": note}] if note else [])]:
+        swatch = 8.2 if entry["style"] else 0.0
+        w = swatch + text_width(entry["name"], TEXT_PT) + 3.0
         if x and x + w > width:
             x, y = 0.0, y + 5.0
+            if y >= 5.0 * LEGEND_ROWS:
+                raise InputError("the map's legend does not fit its footer")
         items.append(
             {
                 "style": entry["style"],
@@ -697,7 +704,7 @@ def legend_layout(entries: list[dict[str, str]], width: float) -> dict[str, Any]
                     "size": font_mm(TEXT_PT),
                     "bold": False,
                     "lines": [
-                        {"text": entry["name"], "x": round(x + 8.2, 2), "y": round(y + 3.1, 2)}
+                        {"text": entry["name"], "x": round(x + swatch, 2), "y": round(y + 3.1, 2)}
                     ],
                 },
             }
@@ -996,12 +1003,15 @@ def context(
     entries = canvas.legend + (
         [{"style": "markkey", "name": "overlap mark"}] if columns * rows > 1 else []
     )
+    # the first page's footer says, in one line, that the briefing lists the house tables
+    note = f"House tables used: {len(house)}, listed on the briefing" if house else ""
     return common | {
         "plan": None,
         "columns": columns,
         "rows": rows,
         "pages": pages,
         "legend": legend_layout(entries, PRINTABLE_MM[paper][0] - 0.2),
+        "legend_first": legend_layout(entries, PRINTABLE_MM[paper][0] - 0.2, note),
         "description": canvas.description,
         "wind": rose,
         "window_w": window(paper)[0],
