@@ -75,6 +75,15 @@ def axis_index(table: Table, axis: Axis, raw: str | int) -> int:
     for i, value in enumerate(axis.values):
         if value.matches(text):
             return i
+    if not too_long_number(text):
+        try:
+            number = int(text.strip())
+        except ValueError:
+            pass
+        else:
+            for i, value in enumerate(axis.values):
+                if value.contains(number):
+                    return i
     raise LookupInputError(f"{where}: no such {axis.name} (valid: {describe_axis_values(axis)})")
 
 

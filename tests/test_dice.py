@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.dice import DiceError, distribution, mean, parse, roll
+from generator.dice import DiceError, distribution, mean, parse, plain_dice, roll
 from generator.dice.notation import Condition, Dice
 
 
@@ -261,3 +261,14 @@ def test_seeded_rolls_pass_chi_square(expression: str) -> None:
         bins.append((last_e + expected_acc, last_o + observed_acc))
     statistic = sum((o - e) ** 2 / e for e, o in bins)
     assert statistic < chi_square_critical(len(bins) - 1), (statistic, len(bins))
+
+
+def test_plain_dice_are_read_by_the_one_parser() -> None:
+    assert plain_dice("2d6") == Dice(2, 6)
+    assert plain_dice("D10") == Dice(1, 10)
+    assert plain_dice("d%") == Dice(1, 100)
+    for expression in ("3d6+1", "4d6kh3", "8d6>=5", "2d6!"):
+        with pytest.raises(DiceError, match=r"expected plain dice such as 2d6"):
+            plain_dice(expression)
+    with pytest.raises(DiceError, match=r"at position 1"):
+        plain_dice("x")

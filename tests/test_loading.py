@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.errors import DataError, InputError
 from generator.loading import Rules, load_rules
@@ -200,3 +201,31 @@ def test_unsafe_tags_are_refused(tmp_path: Path) -> None:
         match=r"evil\.yaml:1: tag 'tag:yaml.org,2002:python/object/apply:os.system' is not allowed",
     ):
         read_yaml(path)
+
+
+def _fire_fighting_with(tmp_path: Path, severity: list[object]) -> list[str]:
+    """Problems of a house file whose fire-fighting table has these severity values."""
+    raw = yaml.safe_load((data_dir() / "flob.yaml").read_text(encoding="utf-8"))
+    table = raw["tables"]["fire-fighting"]
+    table["axes"][0]["values"] = severity
+    path = tmp_path / "house.yaml"
+    path.write_text(yaml.safe_dump({"flob": {"fire-fighting": table}}), encoding="utf-8")
+    try:
+        load_rules(path)
+    except DataError as caught:
+        return list(caught.problems)
+    return []
+
+
+def test_a_label_axis_may_give_labels_a_numeric_range(rules: Rules, tmp_path: Path) -> None:
+    severity = rules.table("flob.fire-fighting").axes[0]
+    assert not severity.numeric and severity.values[3].contains(12)
+    rows = [{"label": f"{n} HF", "min": n, "max": n} for n in (1, 2, 3)]
+    mast = {"label": "MF", "match": ["mf"]}
+    assert _fire_fighting_with(tmp_path, [*rows, {"label": "4+ HF", "min": 4}, mast]) == []
+    overlapping = [*rows, {"label": "3+ HF", "min": 3}, mast]
+    assert any("overlap" in p for p in _fire_fighting_with(tmp_path, overlapping))
+    bare = [*rows[:3], 4, mast]
+    (problem,) = _fire_fighting_with(tmp_path, bare)
+    assert "axis 'severity' mixes numbers and labels" in problem
+    assert "as mappings with label and min/max" in problem

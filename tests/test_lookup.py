@@ -161,3 +161,15 @@ def test_modifiers_lists_look_up_by_id(rules: Rules) -> None:
     assert result.text == str(mod.value)
     with pytest.raises(LookupInputError, match="no such modifier"):
         lookup(rules, table.id, {"modifier": "no-such-thing"})
+
+
+def test_a_count_finds_its_open_ended_label_row(rules: Rules) -> None:
+    """FLoB 6.9: the "5 'HFs' or more" row answers for every count of 5 and up."""
+    for count in (5, 6, 12):
+        found = lookup(rules, "flob.fire-fighting", {"severity": str(count), "crew": "1"})
+        assert found.inputs["severity"] == "5 ‘HFs’ or more"
+    assert lookup(rules, "flob.fire-fighting", {"severity": "3", "crew": "1"}).inputs[
+        "severity"
+    ] == ("2 or 3 ‘HF’")
+    with pytest.raises(LookupInputError, match=r"severity=0: no such severity"):
+        lookup(rules, "flob.fire-fighting", {"severity": "0", "crew": "1"})

@@ -18,12 +18,93 @@ from generator.resolve import (
     get_resolver,
     parse_inputs,
 )
+from generator.resolve.engine import EnumeratingContext
 from generator.resolve.flob import ATTACKER, DEFENDER, Melee
 from tests.resolving import chances, resolve
 
 
 def with_word(table: dict[str, Fraction], word: str) -> Fraction:
     return sum((c for result, c in table.items() if word in result), Fraction(0))
+
+
+def outcomes(rules: Rules, resolver_id: str, **raw: str) -> dict[Outcome, Fraction]:
+    """Return the exact chance of each whole outcome (result, changes and details)."""
+    resolver = get_resolver(resolver_id)
+    inputs = parse_inputs(resolver, rules, raw)
+    found: dict[Outcome, Fraction] = {}
+    pending: list[tuple[int, ...]] = [()]
+    while pending:
+        prefix = pending.pop()
+        ctx = EnumeratingContext(rules, prefix)
+        outcome = resolver.resolve(ctx, inputs)
+        found[outcome] = found.get(outcome, Fraction(0)) + ctx.chance
+        for depth in range(len(prefix), len(ctx.taken)):
+            pending += [(*ctx.taken[:depth], other) for other in range(1, len(ctx.options[depth]))]
+    return found
+
+
+def chance_that(table: dict[Outcome, Fraction], test: Any) -> Fraction:
+    return sum((c for outcome, c in table.items() if test(outcome)), Fraction(0))
+
+
+# --- 4.1 the turn-order deck ----------------------------------------------------------
+
+
+def test_turn_order_either_colour_goes_first_as_often(rules: Rules) -> None:
+    assert chances(rules, "flob.turn-order") == {
+        "red first": Fraction(1, 2),
+        "black first": Fraction(1, 2),
+    }
+
+
+def test_turn_order_every_colour_order_is_one_in_twenty(rules: Rules) -> None:
+    table = outcomes(rules, "flob.turn-order")
+    orders = {dict(o.details)["colours"]: c for o, c in table.items()}
+    # 6 cards, 3 of each colour: 6! / (3! 3!) = 20 orders, each as likely
+    assert len(orders) == 20
+    assert set(orders.values()) == {Fraction(1, 20)}
+    assert all(o.count("red") == o.count("black") == 3 for o in orders)
+    assert orders[("red", "black", "black", "red", "red", "black")] == Fraction(1, 20)
+
+
+def test_turn_order_phases_follow_each_colours_cards(rules: Rules) -> None:
+    table = outcomes(rules, "flob.turn-order")
+    one = next(
+        o
+        for o in table
+        if dict(o.details)["colours"] == ("red", "black", "black", "red", "red", "black")
+    )
+    assert one.result == "red first"
+    assert one.changes == (
+        "1. Red player: Command Phase (1st red card)",
+        "2. Black player: Command Phase (1st black card)",
+        "3. Black player: Action Phase (2nd black card)",
+        "4. Red player: Action Phase (2nd red card)",
+        "5. Red player: Action Phase (3rd red card)",
+        "6. Black player: Action Phase (3rd black card)",
+    )
+    # both Command Phases come first when the first two cards differ: 2 * 3/6 * 3/5
+    both = chance_that(
+        table,
+        lambda o: [p for _, p in dict(o.details)["phases"][:2]] == ["Command Phase"] * 2,
+    )
+    assert both == Fraction(3, 5)
+    # a player's three phases in a row (its colour's three cards first): 2 * 1/20
+    assert chance_that(table, lambda o: len(set(dict(o.details)["colours"][:3])) == 1) == Fraction(
+        1, 10
+    )
+
+
+def test_turn_order_reads_the_deck_from_the_data(rules: Rules) -> None:
+    params = rules.table("flob.turn-sequence").params
+    resolution = resolve(rules, "flob.turn-order", 7)
+    colours = dict(resolution.outcome.details)["colours"]
+    assert colours.count("red") == params["red_cards"]
+    assert colours.count("black") == params["black_cards"]
+    # every card is turned over; a draw is rolled while both colours are left
+    assert resolution.rolls[0].expression == "1d6"
+    assert resolution.rolls[0].reason == "Card 1 (3 red, 3 black left)"
+    assert len(resolution.outcome.changes) == 6
 
 
 class Scripted(Context):
@@ -110,15 +191,40 @@ def test_movement_refuses_a_dismasted_two_master(rules: Rules) -> None:
 
 
 def test_tacking_succeeds_on_5_or_better(rules: Rules) -> None:
+    # the one unused point the tack needs counts +1 too: 2d6 + 1 >= 5, i.e. 2d6 >= 4
     assert chances(rules, "flob.tacking") == {
-        "tacks": Fraction(30, 36),
-        "into irons": Fraction(6, 36),
+        "tacks": Fraction(33, 36),
+        "into irons": Fraction(3, 36),
     }
-    # superior +2, two further unused points +2, one mast lost -2, gale -1: 2d6 + 1 >= 5
+    # superior +2, three unused points +3, one mast lost -2, gale -1: 2d6 + 2 >= 5
     table = chances(
         rules, "flob.tacking", captain="superior", unused_points="3", masts_lost="1", gale="yes"
     )
-    assert table["tacks"] == Fraction(33, 36)
+    assert table == {"tacks": Fraction(35, 36), "into irons": Fraction(1, 36)}
+
+
+def test_tacking_counts_every_unused_point_the_first_included(rules: Rules) -> None:
+    # inept -1, two masts lost -4: 2d6 - 5 + points >= 5, i.e. 2d6 >= 10 - points
+    needed = {1: 9, 2: 8, 4: 6}
+    at_least = {9: Fraction(10, 36), 8: Fraction(15, 36), 6: Fraction(26, 36)}
+    for points, score in needed.items():
+        table = chances(
+            rules, "flob.tacking", captain="inept", masts_lost="2", unused_points=str(points)
+        )
+        assert table["tacks"] == at_least[score], points
+    one = resolve(rules, "flob.tacking", 1)
+    assert ("flob.tacking-modifiers:unused-turn", 1) in [(a.source, a.value) for a in one.applied]
+
+
+def test_tacking_reading_is_printed_with_the_modifiers(rules: Rules) -> None:
+    from generator.render.kinds import quick_reference as qr
+
+    block = qr.block(rules.table("flob.tacking-modifiers"))
+    note = " ".join(block["note"].split())
+    assert "counts every unused point, the first (the one the tack requires) included" in note
+    assert ["for each unused point of turn", "+1"] in [
+        [item["label"], item["value"]] for group in block["groups"] for item in group["items"]
+    ]
 
 
 def test_tacking_needs_an_unused_point_of_turn(rules: Rules) -> None:
@@ -131,6 +237,7 @@ def test_tacking_records_modifiers_with_sources(rules: Rules) -> None:
     sources = {a.source: a.value for a in resolution.applied}
     assert sources == {
         "flob.tacking-modifiers:captain-skill": -1,
+        "flob.tacking-modifiers:unused-turn": 1,
         "flob.tacking-modifiers:mast-lost": -4,
         "flob.tacking-modifiers:gale": -1,
     }
@@ -163,7 +270,16 @@ def test_fire_fighting_by_severity_crew_and_quality(rules: Rules) -> None:
         "fire burns on": Fraction(1)
     }
     # 5 HF or more (any count from 5 up) and 4 HF with no crew cannot be fought
-    assert chances(rules, "flob.fire-fighting", fire="7") == {"impossible": Fraction(1)}
+    for count in ("5", "6", "7", "12", "100"):
+        for parties in ("4", "0"):
+            assert chances(rules, "flob.fire-fighting", fire=count, crew_parties=parties) == {
+                "impossible": Fraction(1)
+            }
+    # 4 HF with crew needs a 6: elite +2 makes it 4 or more
+    assert chances(rules, "flob.fire-fighting", fire="4", crew="elite") == {
+        "fire put out": Fraction(3, 6),
+        "fire burns on": Fraction(3, 6),
+    }
     assert chances(rules, "flob.fire-fighting", fire="4", crew_parties="0") == {
         "impossible": Fraction(1)
     }
@@ -174,6 +290,8 @@ def test_fire_fighting_refuses_an_unknown_fire(rules: Rules) -> None:
         chances(rules, "flob.fire-fighting", fire="hull")
     with pytest.raises(ResolveInputError, match="at least 1 hull fire"):
         chances(rules, "flob.fire-fighting", fire="0")
+    with pytest.raises(ResolveInputError, match=r"fire=9+.*too many digits"):
+        chances(rules, "flob.fire-fighting", fire="9" * 5000)
 
 
 # --- reloading ----------------------------------------------------------------------
@@ -319,6 +437,117 @@ def test_weather_halves_a_positive_attack_number(rules: Rules) -> None:
     assert ("flob.tactical-modifiers:weather", -5) in [
         (a.source, a.value) for a in resolution.applied
     ]
+
+
+@pytest.mark.parametrize(
+    ("broadside", "before", "after"),
+    [
+        (15, 12, 6),  # even: 12 / 2
+        (14, 11, 5),  # odd: 5.5 rounded down
+        (4, 1, 0),  # 1 halved rounds down to 0
+        (3, 0, 0),  # 0 is not halved
+        (0, -3, -3),  # a negative number is not halved (not -1: never a better shot)
+    ],
+)
+def test_weather_half_never_improves_a_shot(
+    rules: Rules, broadside: int, before: int, after: int
+) -> None:
+    # Broadside - Hull 4, Short range for Gunnery Class A +1: `before`; x ½ comes last
+    inputs = {"broadside": str(broadside), "target_hull": "4", "range": "short"}
+    plain = resolve(rules, "flob.broadside", 1, **inputs)
+    halved = resolve(rules, "flob.broadside", 1, weather="half", **inputs)
+    assert dict(plain.outcome.details)["attack"] == before
+    assert dict(halved.outcome.details)["attack"] == after
+    weather = [a.value for a in halved.applied if a.source == "flob.tactical-modifiers:weather"]
+    assert weather == ([after - before] if after != before else [])
+
+
+def test_weather_half_odds_are_those_of_the_row_it_leaves(rules: Rules) -> None:
+    # Broadside 0 - Hull 4 + Short 1 = -3, not halved: row -3 (2 is 2rr, 3-5 rr)
+    table = chances(
+        rules,
+        "flob.broadside",
+        broadside="0",
+        target_hull="4",
+        range="short",
+        ammo="grapeshot",
+        weather="half",
+    )
+    assert table == {"2rr": Fraction(1, 36), "rr": Fraction(9, 36), "no effect": Fraction(26, 36)}
+    # 14 - 4 + 1 = 11, halved: row 5 (2-4 3rr, 5-6 2rr, 7-11 rr, 12 no effect)
+    table = chances(
+        rules,
+        "flob.broadside",
+        broadside="14",
+        target_hull="4",
+        range="short",
+        ammo="grapeshot",
+        weather="half",
+    )
+    assert table == {
+        "3rr": Fraction(6, 36),
+        "2rr": Fraction(9, 36),
+        "rr": Fraction(20, 36),
+        "no effect": Fraction(1, 36),
+    }
+
+
+def test_weather_half_is_printed_as_the_resolver_reads_it(rules: Rules) -> None:
+    reading = "an Attack Number of 0 or less is not halved"
+    assert reading in " ".join(rules.table("flob.weather").note.split())
+    assert reading in " ".join(rules.table("flob.tactical-modifiers").note.split())
+    assert "towards zero" not in rules.table("flob.weather").note
+    gale = next(c for c in rules.table("flob.weather").cells if c["gale"])
+    assert "0 or less is not halved" in gale["effect_text"]
+    assert "rounding down" in gale["effect_text"]
+
+
+def test_firing_high_the_hull_losses_are_mast_losses(rules: Rules) -> None:
+    # row 7: 2-5 3rr (10/36), 6-7 2rr (11/36), 8-12 rr (15/36); Single Round Shot:
+    # rr 1 Broadside; 2rr 2 Broadside, 1 Hull, 1 Crew; 3rr 3 Broadside, 2 Hull, 2 Crew
+    high = outcomes(rules, "flob.broadside", attack="7", fire="high")
+    low = outcomes(rules, "flob.broadside", attack="7")
+
+    def ammunition(outcome: Outcome) -> str:
+        return outcome.changes[0]
+
+    assert chance_that(
+        high, lambda o: ammunition(o) == "Target: -3 Broadside, -2 Crew, -2 Mast"
+    ) == Fraction(10, 36)
+    assert chance_that(
+        high, lambda o: ammunition(o) == "Target: -2 Broadside, -1 Crew, -1 Mast"
+    ) == Fraction(11, 36)
+    assert chance_that(high, lambda o: ammunition(o) == "Target: -1 Broadside") == Fraction(15, 36)
+    assert chance_that(high, lambda o: "Hull" in ammunition(o)) == 0
+    # fired low, the same losses fall on the Hull
+    assert chance_that(
+        low, lambda o: ammunition(o) == "Target: -3 Broadside, -2 Hull, -2 Crew"
+    ) == Fraction(10, 36)
+    # the results counted by --odds do not change
+    assert chances(rules, "flob.broadside", attack="7", fire="high") == chances(
+        rules, "flob.broadside", attack="7"
+    )
+
+
+def test_firing_high_changes_nothing_without_hull_losses(rules: Rules) -> None:
+    # chainshot already takes Mast; grapeshot takes no Hull: the same fired high or low
+    for ammo in ("chainshot", "grapeshot"):
+        assert outcomes(rules, "flob.broadside", attack="7", ammo=ammo, fire="high") == outcomes(
+            rules, "flob.broadside", attack="7", ammo=ammo
+        )
+    # a critical hit 5 or 6 fired high also takes Mast: 6 doubles, then 2 of 6 faces
+    high = outcomes(rules, "flob.broadside", attack="7", fire="high")
+    assert chance_that(high, lambda o: "Target: -1 Mast rating" in o.changes) == Fraction(1, 36)
+    assert chance_that(high, lambda o: "Target: -2 Mast rating" in o.changes) == Fraction(1, 36)
+
+
+def test_firing_high_is_printed_on_the_table_the_resolver_reads(rules: Rules) -> None:
+    table = rules.table("flob.ammunition-effects")
+    assert "flob.ammunition-effects" in get_resolver("flob.broadside").tables
+    assert table.params["firing_high_hull_is"] == "mast"
+    assert "Firing High, the Hull losses are Mast losses" in " ".join(table.note.split())
+    printed = " ".join(rules.table("flob.ammunition").note.split())
+    assert "Firing High, the Hull losses are Mast losses" in printed
 
 
 def test_mast_over_firing_side_sets_the_firer_on_fire_on_an_even_total(rules: Rules) -> None:

@@ -4,7 +4,7 @@ Parsing and rolling are ours (every roll comes from a `random.Random` made from 
 never the global one); exact distributions come from icepool, imported only for odds.
 """
 
-from generator.dice.notation import DiceError, Node, parse
+from generator.dice.notation import DiceError, Node, parse, plain_dice
 from generator.dice.odds import distribution, mean
 from generator.dice.rolling import DieRoll, GroupRoll, RollResult, roll
 
@@ -17,5 +17,6 @@ __all__ = [
     "distribution",
     "mean",
     "parse",
+    "plain_dice",
     "roll",
 ]

@@ -309,3 +309,16 @@ def parse(expression: str) -> Node:
     if len(expression) > MAX_LENGTH:
         raise DiceError(expression[:40] + "...", None, f"longer than {MAX_LENGTH} characters")
     return _Parser(expression).parse()
+
+
+def plain_dice(expression: str) -> Dice:
+    """Return the dice of a plain roll such as ``2d6`` or ``d%`` (no modifier, keep, re-roll,
+    explosion or success count): for rules that read each die or count the dice.
+
+    Raises:
+        DiceError: `expression` is not notation, or not plain dice.
+    """
+    node = parse(expression)
+    if not isinstance(node, Dice) or node != Dice(node.count, node.sides):
+        raise DiceError(expression, None, "expected plain dice such as 2d6")
+    return node

@@ -31,7 +31,6 @@ KINDS = ("table", "modifiers", "rules")
 _KEBAB = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*")
 _SEED = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
-_DICE = re.compile(r"(\d*)d(\d+|%)", re.IGNORECASE)
 
 _TABLE_KEYS = {
     "title",
@@ -98,14 +97,15 @@ class _TableContext:
 
 def dice_range(dice: str) -> tuple[int, int] | None:
     """Return the lowest and highest total of plain dice such as ``2d6`` or ``d%``."""
-    match = _DICE.fullmatch(dice.strip())
-    if not match:
+    from generator.dice import DiceError, plain_dice
+
+    try:
+        found = plain_dice(dice.strip())
+    except DiceError:
         return None
-    count = int(match[1] or 1)
-    sides = 100 if match[2] == "%" else int(match[2])
-    if count < 1 or sides < 2:
+    if found.count < 1 or found.sides < 2:
         return None
-    return count, count * sides
+    return found.count, found.count * found.sides
 
 
 _RANGE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -331,15 +331,21 @@ def _build_axis(ctx: _TableContext, raw: Any, rel: KeyPath) -> Axis | None:
         modified = False
     title = raw.get("title", name)
     axis = Axis(name=name, title=str(title), values=tuple(built), dice=dice, modified=modified)
-    kinds = {v.numeric for v in built}
-    if len(kinds) > 1:
+    mixed = len({v.numeric for v in built}) > 1
+    if mixed and any(isinstance(v, int | str) for v in raw_values):
         ctx.add(
-            (*rel, "values"), f"axis '{name}' mixes numbers and labels: " + ", ".join(axis.labels)
+            (*rel, "values"),
+            f"axis '{name}' mixes numbers and labels: "
+            + ", ".join(axis.labels)
+            + " (a label axis may hold numbers only as mappings with label and min/max)",
         )
         return axis
     if axis.numeric:
         _check_numeric_axis(ctx, axis, rel)
     else:
+        if mixed:
+            numbers = Axis(name=name, title=str(title), values=tuple(v for v in built if v.numeric))
+            _check_numeric_axis(ctx, numbers, rel)
         if dice is not None:
             ctx.add((*rel, "dice"), f"axis '{name}' has labels, so it cannot be a die roll")
         seen: dict[str, str] = {}

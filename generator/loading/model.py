@@ -73,7 +73,8 @@ class Axis:
 
     @property
     def numeric(self) -> bool:
-        return bool(self.values) and self.values[0].numeric
+        """Every value is a number or a range (a label axis may hold some, see lookup)."""
+        return bool(self.values) and all(v.numeric for v in self.values)
 
     @property
     def labels(self) -> tuple[str, ...]:

@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from generator.dice import plain_dice
+from generator.errors import shown
 from generator.loading import Rules
 from generator.loading.cells import CellFormatError, parse_signed
 from generator.loading.model import fold
-from generator.lookup import lookup
+from generator.lookup import lookup, too_long_number
 from generator.resolve import (
     Context,
     Inputs,
@@ -27,6 +29,7 @@ from generator.resolve import (
     register,
 )
 
+TURN = "flob.turn-sequence"
 SAILING = "flob.sailing-movement"
 LOST_MASTS = "flob.lost-masts"
 TACKING = "flob.tacking"
@@ -104,9 +107,16 @@ def _rate_name(rate: str) -> str:
 
 
 def _dice(expression: str) -> tuple[int, int]:
-    """Split plain ``NdS`` into count and sides (for dice whose faces matter)."""
-    count, _, sides = expression.lower().partition("d")
-    return int(count or 1), int(sides)
+    """Return the count and sides of plain ``NdS`` (for dice whose faces matter)."""
+    dice = plain_dice(expression)
+    return dice.count, dice.sides
+
+
+def _ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
 
 
 def _crew_param(name: str, help_text: str = "crew quality") -> Param:
@@ -119,6 +129,77 @@ def _officer_param(name: str, help_text: str) -> Param:
 
 def _hurt_param(name: str, help_text: str) -> Param:
     return Param(name, help_text, kind="choice", choices=HURT, default="unhurt")
+
+
+# --- 4.1 the turn-order deck ---------------------------------------------------------
+
+# The two colours of the turn-order deck; flob.turn-sequence gives how many of each
+# (params red_cards, black_cards).
+COLOURS = ("red", "black")
+
+
+@register
+class TurnOrder(Resolver):
+    id = "flob.turn-order"
+    title = "Turn order: the card draw (4.1)"
+    summary = (
+        "Shuffle the turn-order deck (3 red, 3 black cards, flob.turn-sequence) and turn over "
+        "every card: the first red and the first black card are the Command Phases of the "
+        "red and the black player, the second and third of each colour their Action Phases. "
+        "Counts the colour of the first card (who has the first Command Phase). Reading: "
+        "red is one player's colour and black the other's; the sheet does not say which."
+    )
+    tables = (TURN,)
+    examples = ({},)
+
+    def check(self, inputs: Inputs, rules: Rules) -> None:
+        params = rules.table(TURN).params
+        for name in (*(f"{colour}_cards" for colour in COLOURS), "command_phase_cards"):
+            count = params.get(name)
+            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+                raise ResolveInputError(f"{self.id}: {TURN} needs a number {name} of 1 or more")
+
+    def resolve(self, ctx: Context, inputs: Inputs) -> Outcome:
+        command = int(ctx.param(TURN, "command_phase_cards"))
+        left = {colour: int(ctx.param(TURN, f"{colour}_cards")) for colour in COLOURS}
+        drawn = dict.fromkeys(COLOURS, 0)
+        colours: list[str] = []
+        phases: list[tuple[str, str]] = []
+        changes: list[str] = []
+        red, black = COLOURS
+        for position in range(1, sum(left.values()) + 1):
+            cards = left[red] + left[black]
+            if left[red] and left[black]:
+                # one of the cards left, each as likely: the first faces are the red cards
+                (face,) = ctx.roll_dice(
+                    1, cards, f"Card {position} ({left[red]} {red}, {left[black]} {black} left)"
+                )
+                colour = red if face <= left[red] else black
+                if left[red] == 1:
+                    why = f"face 1 is the {red} card"
+                else:
+                    why = f"faces 1-{left[red]} are the {red} cards"
+            else:
+                colour = red if left[red] else black
+                why = "the last card" if cards == 1 else f"only {colour} cards are left"
+            left[colour] -= 1
+            drawn[colour] += 1
+            phase = "Command Phase" if drawn[colour] <= command else "Action Phase"
+            which = f"{_ordinal(drawn[colour])} {colour} card"
+            ctx.explain(f"Card {position}: {colour} ({why}), the {which}: {phase}.")
+            colours.append(colour)
+            phases.append((colour, phase))
+            changes.append(f"{position}. {colour.capitalize()} player: {phase} ({which})")
+        first = colours[0]
+        ctx.explain(
+            f"The {first} player's Command Phase comes first: what the Command Phase does "
+            "in the first phase only is done in it (flob.command-phase)."
+        )
+        return Outcome(
+            f"{first} first",
+            tuple(changes),
+            (("colours", tuple(colours)), ("phases", tuple(phases))),
+        )
 
 
 # --- 5.2 / 5.11 movement ------------------------------------------------------------
@@ -219,9 +300,9 @@ class Tacking(Resolver):
     id = "flob.tacking"
     title = "Tacking (5.7)"
     summary = (
-        "2d6, 5 or better tacks, else into irons; captain's skill, +1 per unused point of "
-        "turn, -2 per mast lost, -1 in a gale. Reading: the one unused point the tack needs "
-        "earns no +1; each further unused point does."
+        "2d6, 5 or better tacks, else into irons; captain's skill, +1 for each unused point "
+        "of turn, -2 per mast lost, -1 in a gale. Reading: every unused point counts +1, the "
+        "first (the one the tack requires) included."
     )
     tables = (TACKING, TACKING_MODS)
     examples = (
@@ -254,12 +335,12 @@ class Tacking(Resolver):
         needed = int(ctx.param(TACKING, "unused_turn_points_needed"))
         total = ctx.roll(ctx.param(TACKING, "roll"), "Tacking test")
         total += ctx.modifier(TACKING_MODS, "captain-skill", choice=inputs["captain"])
-        extra = inputs["unused_points"] - needed
+        points = inputs["unused_points"]
         ctx.explain(
-            f"{inputs['unused_points']} unused point(s): {needed} for the tack, {extra} more."
+            f"{points} unused point(s) of turn ({needed} needed to tack): each counts, "
+            "the first included."
         )
-        if extra:
-            total += ctx.modifier(TACKING_MODS, "unused-turn", times=extra)
+        total += ctx.modifier(TACKING_MODS, "unused-turn", times=points)
         if inputs["masts_lost"]:
             total += ctx.modifier(TACKING_MODS, "mast-lost", times=inputs["masts_lost"])
         if inputs["gale"]:
@@ -331,16 +412,22 @@ class Repairs(Resolver):
 def _fire_row(rules: Rules, raw: str) -> str:
     """Return the Fire Fighting severity label for `raw`: a hull-fire count or a label word.
 
-    A count matches the row whose numeric match words include it, or else the row with the
-    largest such word below it ("5 ‘HFs’ or more" takes 6, 7, ...).
+    A count falls in the row whose numbers hold it ({min: 5} is open-ended), or matches the
+    row whose numeric match words include it, or else the row with the largest such word
+    below it ("5 ‘HFs’ or more" takes 6, 7, ...).
     """
     table = rules.table(FIRES)
     axis = next(a for a in table.axes if a.name == "severity")
     text = str(raw).strip()
-    if text.isdigit():
+    if text.isdecimal():
+        if too_long_number(text):
+            raise ResolveInputError(f"{FIRES}: fire={shown(raw)}: too many digits")
         count = int(text)
         if count < 1:
             raise ResolveInputError(f"{FIRES}: fire={raw}: at least 1 hull fire (HF)")
+        held = next((value.label for value in axis.values if value.contains(count)), None)
+        if held is not None:
+            return held
         best: tuple[int, str] | None = None
         for value in axis.values:
             for word in value.match:
@@ -714,6 +801,24 @@ def _rr(count: int) -> str:
     return "rr" if count == 1 else f"{count}rr"
 
 
+def _firing_high(ctx: Context, effect: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the ammunition losses of a shot fired high: Hull losses go to the rating the
+    table's ``firing_high_hull_is`` names (Mast, as critical hits 5 and 6 say)."""
+    rating = ctx.table(AMMO_EFFECTS).params.get("firing_high_hull_is")
+    losses = dict(effect)
+    if rating is None or str(rating) == "hull" or str(rating) not in losses:
+        return losses
+    if not losses.get("hull"):
+        return losses
+    ctx.explain(
+        f"Fired high: the {losses['hull']} Hull is taken from the "
+        f"{str(rating).capitalize()} rating instead."
+    )
+    losses[str(rating)] = int(losses.get(str(rating), 0)) + int(losses["hull"])
+    losses["hull"] = 0
+    return losses
+
+
 @register
 class Broadside(Resolver):
     id = "flob.broadside"
@@ -726,7 +831,8 @@ class Broadside(Resolver):
         "gives a finished Attack Number instead. Readings: a range the class cannot reach "
         "(n/a) or beyond the ammunition's Max range is refused; rake bonuses are withheld "
         "beyond Short, for chasers and chain shot; weather x½ halves a positive Attack "
-        "Number rounding down; reduction takes rr off the count and keeps s/str."
+        "Number rounding down (0 or less is not halved); fired high, the ammunition's Hull "
+        "losses are Mast losses; reduction takes rr off the count and keeps s/str."
     )
     tables = (
         GUNNERY,
@@ -1071,6 +1177,8 @@ class Broadside(Resolver):
         elif rr:
             parts.append(_rr(rr))
             effect = ctx.lookup(AMMO_EFFECTS, ammo=inputs["ammo"], result=_rr(rr)).fields()
+            if inputs["fire"] == "high":
+                effect = _firing_high(ctx, effect)
             lost = [
                 f"-{effect[key]} {name}"
                 for key, name in (
