@@ -7,6 +7,7 @@ recovery and wind-change pools count 5s and 6s.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from generator.loading import Rules
@@ -41,6 +42,8 @@ FOG = "convoy.fog"
 FOG_ROLL = "convoy.fog-roll"
 SHALLOWS = "convoy.shallows"
 SHALLOWS_DICE = "convoy.shallows-dice"
+CLOCK = "convoy.battle-clock"
+SCENARIO = "convoy.scenario"
 
 SIZES = ("small", "medium", "large")
 
@@ -94,18 +97,25 @@ def _fog(ctx: Context) -> bool:
     return bool(ctx.lookup(FOG_ROLL, roll=roll).fields()["move_ends"])
 
 
+def _refuse_struck(resolver: str, inputs: Inputs, rules: Rules, allowed: str, rule: str) -> None:
+    """Refuse a struck ship what the playsheet says it does not do (move, recover)."""
+    struck = rules.table(STRUCK)
+    if inputs["struck"] and not struck.params.get(allowed, True):
+        raise ResolveInputError(f"{resolver}: struck=yes: {rule} ({struck.title})")
+
+
 @register
 class Movement(Resolver):
     id = "convoy.movement"
     title = "Sailing movement"
     summary = (
-        "Hexes for the ship's facing to the wind: base hexes, a d6 for the extra hex (3-6; "
-        "battle hardened 1 easier, scurvy 1 harder), the size's additions rolled again after "
-        "each success where the table says repeat until fail (at most 3 additions; decision: "
-        "the All ships extra hex is a roll of its own, not one of the additions), and the fog "
-        "and shallows rolls for the first such hex the move reaches."
+        "Hexes for the ship's facing to the wind: base hexes, then one chain of d6 for extra "
+        "hexes (3-6; battle hardened 1 easier, scurvy 1 harder): the All ships extra hex is "
+        "its first link, a failed roll ends the move, and the size's additions continue it, "
+        "again after each success where the table says repeat until fail, at most 3 "
+        "additions; then the fog and shallows rolls for the first such hex the move reaches."
     )
-    tables = (SAILING, NOTES, ZERO, FOG_ROLL, FOG, SHALLOWS_DICE, SHALLOWS)
+    tables = (SAILING, NOTES, ZERO, FOG_ROLL, FOG, SHALLOWS_DICE, SHALLOWS, CAPTURED, STRUCK)
     examples = (
         {"facing": "wind-from-rear-quarter", "size": "large"},
         {"facing": "wind-from-rear", "size": "small", "battle_hardened": "yes"},
@@ -136,6 +146,10 @@ class Movement(Resolver):
         ),
         Param("scurvy", "scurvy (extra-hex die 1 harder)", kind="bool", default=False),
         Param(
+            "captured", "a captured ship (all scurvy, normal movement)", kind="bool", default=False
+        ),
+        Param("struck", "the ship has struck (does not move)", kind="bool", default=False),
+        Param(
             "sail_zero", "Sail at zero level: no dicing for extra hexes", kind="bool", default=False
         ),
         Param(
@@ -154,18 +168,56 @@ class Movement(Resolver):
         ),
     )
 
-    def _extra_target(self, ctx: Context, inputs: Inputs, extra_on: Any) -> int:
-        face = int(min(extra_on))
+    def _shift(self, ctx: Context, inputs: Inputs) -> int:
+        """Return how many faces the crew moves the extra-hex target (recorded once)."""
+        shift = 0
         notes = ctx.lookup(NOTES, topic="D6 for extra hexes").fields()
         if inputs["battle_hardened"]:
-            face += ctx.add(
+            shift += ctx.add(
                 "Battle hardened: extra-hex die 1 easier", int(notes["battle_hardened"]), NOTES
             )
-        if inputs["scurvy"]:
-            face += ctx.add("Scurvy: extra-hex die 1 more difficult", int(notes["scurvy"]), NOTES)
-        face = max(face, 1)
-        ctx.explain(f"An extra hex needs a {face} or more on the d6.")
-        return face
+        captured = inputs["captured"] and ctx.param(CAPTURED, "always_scurvy")
+        if inputs["scurvy"] or captured:
+            why = "Captured ship, all scurvy" if captured and not inputs["scurvy"] else "Scurvy"
+            shift += ctx.add(f"{why}: extra-hex die 1 more difficult", int(notes["scurvy"]), NOTES)
+        return shift
+
+    def check(self, inputs: Inputs, rules: Rules) -> None:
+        _refuse_struck(self.id, inputs, rules, "moves", "a struck ship does not move")
+
+    def _chain(self, ctx: Context, inputs: Inputs, every: Any, added: Any) -> int:
+        """Roll the one chain of extra-hex dice and return the extra hexes it gains.
+
+        The All ships roll is the first link; a failed roll ends the move; the size's
+        additions continue the chain (rolled again after each success if they repeat until
+        fail), at most ``max_additions`` of them.
+        """
+        die = ctx.param(SAILING, "extra_hex_die")
+        shift = self._shift(ctx, inputs)
+
+        def link(cell: Any, reason: str) -> bool:
+            face = max(int(min(cell["extra_on"])) + shift, 1)
+            return bool(ctx.roll(f"{die}>={face}", f"{reason}, {face} or more"))
+
+        extra = 0
+        if "extra_on" in every:
+            if not link(every, "Extra hex (all ships), first link of the chain"):
+                ctx.explain("The roll failed: the move ends, no more dice for extra hexes.")
+                return extra
+            extra += int(every["extra_hexes"])
+        if "extra_on" not in added:
+            return extra
+        most = ctx.param(SAILING, "max_additions")
+        repeat = bool(added.get("repeat_until_fail"))
+        for additions in range(most):
+            if not link(added, f"{inputs['size'].title()} ship addition {additions + 1}"):
+                ctx.explain("The roll failed: the move ends, no more dice for extra hexes.")
+                return extra
+            extra += int(added["extra_hexes"])
+            if not repeat:
+                return extra
+        ctx.explain(f"Additions: maximum {most} reached.")
+        return extra
 
     def resolve(self, ctx: Context, inputs: Inputs) -> Outcome:
         every = ctx.lookup(SAILING, facing=inputs["facing"], column="all").fields()
@@ -177,22 +229,7 @@ class Movement(Resolver):
             may_roll = bool(ctx.lookup(ZERO, level="Sail").fields().get("extra_hex_rolls"))
         extra = 0
         if may_roll and ("extra_on" in every or "extra_on" in added):
-            die = ctx.param(SAILING, "extra_hex_die")
-            face = self._extra_target(ctx, inputs, every.get("extra_on") or added["extra_on"])
-            if "extra_on" in every and ctx.roll(f"{die}>={face}", "Extra hex (all ships)"):
-                extra += int(every["extra_hexes"])
-            if "extra_on" in added:
-                most = ctx.param(SAILING, "max_additions")
-                additions = 0
-                while additions < most:
-                    if not ctx.roll(f"{die}>={face}", f"{inputs['size'].title()} ship addition"):
-                        break
-                    additions += int(added["extra_hexes"])
-                    if not added.get("repeat_until_fail"):
-                        break
-                if additions >= most and added.get("repeat_until_fail"):
-                    ctx.explain(f"Additions: maximum {most} reached.")
-                extra += min(additions, most)
+            extra = self._chain(ctx, inputs, every, added)
         elif not may_roll:
             ctx.explain("No dice are rolled for extra hexes.")
         hexes = base + extra
@@ -243,7 +280,6 @@ MODIFIER_FLAGS = (
     ("short_range", "short-range"),
     ("battle_hardened", "battle-hardened"),
     ("raking", "raking"),
-    ("scurvy", "scurvy"),
     ("crew_zero", "crew-level-zero"),
     ("sail_zero", "sail-level-zero"),
 )
@@ -256,9 +292,11 @@ class Gunnery(Resolver):
     summary = (
         "A pool of d6: 2 per gun marker plus or minus the modifiers in dice, never fewer than "
         "2; each 6 hits and a broadside re-rolls its misses once. Chasers roll 1d6 with no "
-        "modifiers. Short range is the GM's call: the seed does not define it."
+        "modifiers. Short range is the GM's call: the seed does not define it. The playsheet's "
+        "bans are refused: no shooting into or out of fog, none by a grounded or struck ship, "
+        "none at a struck ship; a captured ship makes only opportunity shots, as scurvy."
     )
-    tables = (GUNNERY, GUN_MODS, RANGE, ZERO)
+    tables = (GUNNERY, GUN_MODS, RANGE, ZERO, FOG, SHALLOWS, CAPTURED, STRUCK)
     examples = (
         {"guns": "2", "short_range": "yes"},
         {"guns": "3", "shooter": "large", "range": "4", "target": "bigger", "scurvy": "yes"},
@@ -272,6 +310,7 @@ class Gunnery(Resolver):
         },
         {"guns": "0", "shooter": "merchant", "range": "2"},
         {"chaser": "yes", "range": "2"},
+        {"guns": "4", "shooter_captured": "yes", "shot": "opportunity"},
     )
     params = (
         Param(
@@ -316,11 +355,49 @@ class Gunnery(Resolver):
             choices=SHOTS,
             default="normal",
         ),
+        Param("shooter_in_fog", "the shooter is in a fog hex", kind="bool", default=False),
+        Param("target_in_fog", "the target is in a fog hex", kind="bool", default=False),
+        Param("shooter_aground", "the shooter is grounded in shallows", kind="bool", default=False),
+        Param(
+            "shooter_captured",
+            "the shooter is a captured ship (opportunity shots only, all scurvy)",
+            kind="bool",
+            default=False,
+        ),
+        Param("shooter_struck", "the shooter has struck", kind="bool", default=False),
+        Param("target_struck", "the target has struck", kind="bool", default=False),
     )
 
+    def _bans(self, inputs: Inputs, rules: Rules) -> None:
+        """Refuse a shot the playsheet forbids, naming the rule and the input."""
+        fog, shallows, struck = (rules.table(t) for t in (FOG, SHALLOWS, STRUCK))
+        bans = (
+            ("shooter_in_fog", fog, "shooting_in_or_out", "cannot shoot in or out of fog"),
+            ("target_in_fog", fog, "shooting_in_or_out", "cannot shoot in or out of fog"),
+            (
+                "shooter_aground",
+                shallows,
+                "grounded_shooting",
+                "whilst grounded no shooting at all",
+            ),
+            ("shooter_struck", struck, "shoots", "a struck ship does not shoot"),
+            ("target_struck", struck, "is_shot_at", "a struck ship is not shot at"),
+        )
+        for name, table, allowed, rule in bans:
+            if inputs[name] and not table.params[allowed]:
+                raise ResolveInputError(f"{self.id}: {name}=yes: no shot, {rule} ({table.title})")
+        captured = rules.table(CAPTURED)
+        shots = captured.params["shots_allowed"]
+        if inputs["shooter_captured"] and inputs["shot"] not in shots:
+            raise ResolveInputError(
+                f"{self.id}: shot={inputs['shot']}: a captured ship is only allowed "
+                f"{' or '.join(shots)} shooting ({captured.title})"
+            )
+
     def check(self, inputs: Inputs, rules: Rules) -> None:
+        self._bans(inputs, rules)
         if inputs["chaser"]:
-            given = [name for name, _ in MODIFIER_FLAGS if inputs[name]]
+            given = [name for name in ("scurvy", *(n for n, _ in MODIFIER_FLAGS)) if inputs[name]]
             if inputs["target"] != "same":
                 given.append("target")
             if given:
@@ -358,6 +435,8 @@ class Gunnery(Resolver):
         for name, modifier_id in MODIFIER_FLAGS:
             if inputs[name]:
                 pool += ctx.modifier(GUN_MODS, modifier_id)
+        if inputs["scurvy"] or self._captured_scurvy(ctx, inputs):
+            pool += ctx.modifier(GUN_MODS, "scurvy")
         if inputs["target"] != "same":
             pool += ctx.modifier(GUN_MODS, f"target-{inputs['target']}")
         if inputs["shot"] != "normal":
@@ -370,11 +449,22 @@ class Gunnery(Resolver):
         ctx.explain(f"Gunnery pool: {_dice(pool)}.")
         return pool
 
+    def _captured_scurvy(self, ctx: Context, inputs: Inputs) -> bool:
+        """Return whether a captured shooter counts as scurvy (it was not given as such)."""
+        if inputs["shooter_captured"] and ctx.param(CAPTURED, "always_scurvy"):
+            ctx.explain("Captured ships: All scurvy, so the shooter counts as scurvy.")
+            return True
+        return False
+
     def resolve(self, ctx: Context, inputs: Inputs) -> Outcome:
         face = ctx.param(GUNNERY, "hit_on")
+        if inputs["shooter_captured"]:
+            ctx.explain("Captured ships: Only allowed opportunity shooting.")
         if inputs["chaser"]:
             dice = ctx.param(GUNNERY, "chaser_dice")
             ctx.explain(f"Chasers: {_dice(dice)}, no modifiers, no re-roll, no return shoot.")
+            if inputs["shooter_captured"]:
+                ctx.explain("A captured ship counts as scurvy, but chasers take no modifiers.")
             hits = ctx.roll(f"{dice}d6>={face}", f"Chasers, each {face} hits")
         else:
             dice = self._broadside_pool(ctx, inputs)
@@ -394,6 +484,117 @@ class Gunnery(Resolver):
             changes.append("Target may return shoot (hits received)")
         result = "no hits" if not hits else _n(hits, "hit")
         return Outcome(result, tuple(changes), (("dice", dice), ("hits", hits)))
+
+
+@dataclass(frozen=True)
+class ListChoice(Choice):
+    """A choice among the values of a list in a table's params (``in_params``)."""
+
+    in_params: tuple[str, str] = ("", "")
+
+    def allowed(self, rules: Rules) -> tuple[str, ...]:
+        table_id, name = self.in_params
+        return tuple(str(value) for value in rules.table(table_id).params[name])
+
+
+@register
+class BattleClock(Resolver):
+    id = "convoy.battle-clock"
+    title = "Battle clock"
+    summary = (
+        "The moving player moves the battle clock 3, 4 or 5 spaces, his choice, round a loop "
+        "whose length the house scenario table gives. The game ends at the end of the turn "
+        "when the loop is completed, or when all merchant ships have exited or been captured."
+    )
+    tables = (CLOCK, SCENARIO)
+    examples = (
+        {"loop": "36", "move": "4"},
+        {"loop": "42", "space": "38", "move": "5"},
+        {"loop": "48", "space": "20", "move": "3", "merchants_gone": "yes"},
+    )
+    params = (
+        ListChoice(
+            "loop",
+            "spaces in the clock's loop (the scenario's battle clock)",
+            in_params=(SCENARIO, "clock_loop_spaces"),
+        ),
+        ListChoice(
+            "move",
+            "spaces the moving player moves the clock this turn",
+            in_params=(CLOCK, "clock_moves"),
+        ),
+        Param(
+            "space",
+            "space the clock stands on, counted from the start of its loop (0: at the start)",
+            minimum=0,
+            default=0,
+        ),
+        Param(
+            "merchants_gone",
+            "all merchant ships have exited or been captured",
+            kind="bool",
+            default=False,
+        ),
+    )
+
+    def check(self, inputs: Inputs, rules: Rules) -> None:
+        loop = int(inputs["loop"])
+        if inputs["space"] >= loop:
+            raise ResolveInputError(
+                f"{self.id}: space={inputs['space']} is not on a {loop}-space loop: at space "
+                f"{loop} the loop is completed and the game is over"
+            )
+
+    def resolve(self, ctx: Context, inputs: Inputs) -> Outcome:
+        loop, move, space = int(inputs["loop"]), int(inputs["move"]), inputs["space"]
+        moves = ", ".join(str(n) for n in ctx.param(CLOCK, "clock_moves"))
+        ctx.explain(
+            f"Battle clock = {moves}: the moving player moves it {_n(move, 'space')}, "
+            f"round a loop of {loop} ({ctx.table(SCENARIO).title})."
+        )
+        reached = space + move
+        completed = reached >= loop
+        ctx.explain(
+            f"From space {space} to {reached}"
+            + (f": the loop of {loop} is completed." if completed else f" of {loop}.")
+        )
+        why = []
+        if completed and ctx.param(CLOCK, "game_ends_when_loop_completed"):
+            why.append("loop completed")
+            reached = loop  # it stops at the end of its loop: the game is over
+        elif completed:
+            reached -= loop
+            ctx.explain(f"The loop does not end the game: the clock goes round to {reached}.")
+        if inputs["merchants_gone"] and ctx.param(
+            CLOCK, "game_ends_when_all_merchants_exited_or_captured"
+        ):
+            why.append("all merchant ships exited / captured")
+        details = (
+            ("space", reached),
+            ("loop", loop),
+            ("loop_completed", completed),
+            ("game_ends", bool(why)),
+        )
+        if not why:
+            ctx.explain("The game goes on.")
+            return Outcome(
+                f"clock at {reached} of {loop}",
+                (f"Battle clock: move it to space {reached}",),
+                details,
+            )
+        at = ctx.param(CLOCK, "game_ends_at")
+        ctx.explain(f"Game ends at {at}: {' and '.join(why)}.")
+        ended = "loop completed" in why
+        where = "loop completed" if ended else f"clock at {reached} of {loop}"
+        return Outcome(
+            f"{where}: game ends",
+            (
+                f"Battle clock: move it to space {reached}"
+                + (", the end of its loop" if ended else ""),
+                f"Game ends at {at} ({' and '.join(why)})",
+            ),
+            details,
+        )
 
 
 @register
@@ -441,7 +642,7 @@ class Recovery(Resolver):
         "1d6 per crew marker and 1d6 if battle hardened, at least 1d6 (Crew at zero: 1d6; a "
         "captured ship at most 1d6); each 5 or 6 succeeds."
     )
-    tables = (RECOVERY, ZERO, CAPTURED)
+    tables = (RECOVERY, ZERO, CAPTURED, STRUCK)
     examples = (
         {"crew": "3"},
         {"crew": "2", "battle_hardened": "yes"},
@@ -454,7 +655,11 @@ class Recovery(Resolver):
         Param(
             "captured", "a captured ship (recovery max 1D6 per turn)", kind="bool", default=False
         ),
+        Param("struck", "the ship has struck (does not recover)", kind="bool", default=False),
     )
+
+    def check(self, inputs: Inputs, rules: Rules) -> None:
+        _refuse_struck(self.id, inputs, rules, "recovers", "a struck ship does not recover")
 
     def resolve(self, ctx: Context, inputs: Inputs) -> Outcome:
         if inputs["crew"]:
