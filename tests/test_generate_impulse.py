@@ -223,3 +223,29 @@ def test_force_file_round_trips(rules: Rules, tmp_path: Path) -> None:
     path = tmp_path / "force.json"
     path.write_text(json.dumps(force), encoding="utf-8")
     assert read_force(path, rules, "impulse") == force
+
+
+def test_impulse_is_a_square_grid_game_never_a_hex_game(rules: Rules) -> None:
+    """The seed plays on squares ("only if both ships are in same square"; rules-notes.md:
+    nothing in this ruleset is a hex): no description of it may call it a hex game."""
+    import generator.generate.impulse as generating
+    import generator.resolve.impulse as resolving
+    from generator.resources import data_dir
+
+    chosen = rules.rulesets["impulse"]
+    assert chosen.title == "Impulse: twelve-impulse square-grid naval game"
+    assert chosen.description.startswith("A naval game on a square grid")
+    assert "hex" not in chosen.description.lower()
+    assert "nothing in this ruleset is a hex" in chosen.notes[0]
+    # the data file names a hex once: in the note that says nothing in it is one
+    text = (data_dir() / "impulse.yaml").read_text(encoding="utf-8")
+    hexes = [line.strip() for line in text.splitlines() if "hex" in line.lower()]
+    assert hexes == ['both ships are in same square)" says; nothing in this ruleset is a hex.']
+    for module in (generating, resolving):
+        assert module.__doc__ and "hex" not in module.__doc__.lower(), module.__name__
+    assert generating.__doc__ is not None and "square grid" in generating.__doc__
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `impulse` |"))
+    assert "square-grid game" in row and "hex" not in row
+    # the map the scenarios roll is a grid of squares
+    assert roll_scenario(rules, "impulse", 3)["map"]["kind"] == "grid"

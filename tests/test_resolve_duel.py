@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -364,6 +365,116 @@ def test_punch_armour_and_damage(rules: Rules) -> None:
         if plain.outcome.result.endswith("stunned"):
             assert any("stunned" in c for c in plain.outcome.changes)
     assert kinds == {True, False}
+
+
+def damage_odds(rules: Rules, resolver_id: str, **raw: str) -> dict[int, Fraction]:
+    """The exact chance of each damage total (a miss or no effect counts as 0)."""
+    from generator.resolve.engine import _Budget, _explore
+
+    resolver = get_resolver(resolver_id)
+    inputs = parse_inputs(resolver, rules, raw)
+
+    def damage(ctx: Any) -> int:
+        return int(dict(resolver.resolve(ctx, inputs).details).get("damage", 0))
+
+    return dict(_explore(rules, damage, _Budget(100_000)))
+
+
+def test_helmet_and_cuirass_are_a_minus_one_damage_modifier_each(rules: Rules) -> None:
+    # "helmets/cuirasses reduce damage by 1 each" (rules-notes.md: a reduction, -1):
+    # expertise 12 hits on 12 or less, serious on 6 or less (half, rounded up)
+    serious, light, miss = F(6, 20), F(6, 20), F(8, 20)
+    # punch, Strength 16: serious 1 + 1 (Strength 16+); light none; a helmet takes 1
+    assert damage_odds(rules, "duel.punch", expertise="12", strength="16", endurance="10") == {
+        2: serious,
+        0: light + miss,
+    }
+    assert damage_odds(
+        rules, "duel.punch", expertise="12", strength="16", endurance="10", armour="helmet"
+    ) == {1: serious, 0: light + miss}
+    # haymaker, Strength 12: +1 on any hit, so serious 1 + 1, light 1; a cuirass takes 1
+    assert damage_odds(rules, "duel.haymaker", expertise="12", strength="12", endurance="10") == {
+        2: serious,
+        1: light,
+        0: miss,
+    }
+    assert damage_odds(
+        rules, "duel.haymaker", expertise="12", strength="12", endurance="10", armour="cuirass"
+    ) == {1: serious, 0: light + miss}
+    # the outcome odds do not change: armour reduces damage, not the stun
+    stun = 1 - second_resists(12, 10)
+    expected = {
+        "serious hit, stunned": serious * stun,
+        "serious hit": serious * (1 - stun),
+        "light hit, stunned": light * stun,
+        "light hit": light * (1 - stun),
+        "miss": miss,
+    }
+    assert chances(rules, "duel.haymaker", expertise="12", strength="12", endurance="10") == (
+        expected
+    )
+    assert (
+        chances(
+            rules, "duel.haymaker", expertise="12", strength="12", endurance="10", armour="cuirass"
+        )
+        == expected
+    )
+
+
+@pytest.mark.parametrize(("armour", "piece"), [("helmet", "helmet"), ("cuirass", "cuirass")])
+def test_armour_against_punches_shows_as_minus_one_in_trace_and_json(
+    rules: Rules, armour: str, piece: str
+) -> None:
+    for seed in range(30):
+        hay = resolve(
+            rules,
+            "duel.haymaker",
+            seed,
+            expertise="30",
+            strength="12",
+            endurance="9",
+            armour=armour,
+        )
+        as_json = hay.to_json()
+        reductions = [m for m in as_json["modifiers"] if "against punches" in m["label"]]
+        assert reductions == [
+            {"label": f"{piece} against punches", "value": -1, "source": "duel.brawling"}
+        ]
+        assert f"  -1 {piece} against punches [duel.brawling]" in as_json["explanation"]
+        # serious +1, haymaker +1, armour -1; light: haymaker +1, armour -1
+        damage = [m["value"] for m in as_json["modifiers"] if m["source"] == "duel.brawling"]
+        serious = hay.outcome.result.startswith("serious")
+        assert damage == ([1, 1, -1] if serious else [1, -1])
+        assert as_json["details"]["damage"] == sum(damage) == (1 if serious else 0)
+        assert not [m for m in as_json["modifiers"] if m["source"] == "duel.armour"]
+    # a light punch does no damage, so there is nothing to reduce: no modifier is shown
+    for seed in range(30):
+        punch = resolve(
+            rules, "duel.punch", seed, expertise="30", strength="12", endurance="9", armour=armour
+        )
+        if punch.outcome.result.startswith("light"):
+            assert not [a for a in punch.applied if "against punches" in a.label]
+            assert dict(punch.outcome.details)["damage"] == 0
+            return
+    pytest.fail("no light punch in 30 seeds")
+
+
+def test_armour_pieces_follow_the_seed(rules: Rules) -> None:
+    punch = rules.table("duel.brawling").cell(2)
+    assert (punch["helmet_damage"], punch["cuirass_damage"]) == (-1, -1)
+    assert punch["helmet_and_cuirass"] == "ineffective"
+    armour = rules.table("duel.armour")
+    pieces = {
+        label: (cell["helmet"], cell["cuirass"])
+        for label, cell in zip(armour.axes[0].labels, armour.cells, strict=True)
+    }
+    assert pieces == {
+        "None": (False, False),
+        "Helmet": (True, False),
+        "Cuirass": (False, True),
+        "Helmet and cuirass": (True, True),
+        "Buff coat": (False, False),
+    }
 
 
 def test_stunned_twice_in_a_turn_takes_no_actions(rules: Rules) -> None:

@@ -55,6 +55,12 @@ def test_blank_sheet(rules: Rules, paper: str, mono: bool, fillable: bool) -> No
         for field in fields:
             if field.kind == "/Tx":  # write-in boxes at least 5 mm
                 assert field.height >= 5 * MM - 0.01 and field.width >= 5 * MM, field.name
+        # the write-ins for words are usable widths (issue 12: the duel record's Expertise
+        # and Style once shrank to 0 mm); the skill levels get the width of their column
+        words = ("name", "nationality", "height", "style", "loadout", "weapon1_name", "notes_1")
+        width = {field.name: field.width / MM for field in fields}
+        assert {name: round(width[name], 1) for name in words if width[name] < 25} == {}
+        assert min(width[f"skill_{n}"] for n in range(1, 5)) >= 20
     else:
         assert not fields
     if mono:

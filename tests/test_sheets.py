@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from generator.errors import InputError
 from generator.generate.duel import roll_character
 from generator.loading import Rules
-from generator.render.sheets import render_sheet, sheet_kinds
-from tests.pdfs import PAGE_SIZES, extracted_text, page_size, read
+from generator.render.sheets import layout_sheet, render_sheet, sheet_kinds
+from tests.pdfs import MM, PAGE_SIZES, extracted_text, page_size, page_text, read, widgets
 
 LONGEST_NAME = "Nuestra Señora de la Santísima Trinidad <&> Barbarigo della Terrazza"
+
+
+def boxes(box: Any) -> Iterator[Any]:
+    """Every box of a laid-out page, the page's own first."""
+    yield box
+    for child in getattr(box, "children", None) or []:
+        yield from boxes(child)
 
 
 def test_every_manifest_names_an_existing_template() -> None:
@@ -26,35 +36,82 @@ def test_every_manifest_names_an_existing_template() -> None:
         assert callable(module.context), kind.kind
 
 
+# the seed's record sheet: two blocks of 21 turns (front and back), each a page with the grid,
+# the rules box and the actions table; turns numbered on from the front to the back
+BLOCKS = [range(1, 22), range(22, 43)]
+WRITE_INS = {"name", "weapon", "hit_points", "expertise", "style"}
+# a write-in a pencil can use (the narrowest column of the turn grid is 31 mm)
+MIN_WRITE_IN_MM = 25.0
+
+
+def block_rows(page_text: str) -> list[int]:
+    """The turn numbers that open a row of the grid (a number alone before the row's
+    circle-one words), in the order printed."""
+    return [int(n) for n in re.findall(r"(?m)^\s*(\d+)\s*\n?\s*thrust", page_text)]
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("mono", [False, True])
 @pytest.mark.parametrize("fillable", [False, True])
 def test_duel_record_blank(rules: Rules, paper: str, mono: bool, fillable: bool) -> None:
     reader = read(render_sheet("duel-record", rules, paper=paper, mono=mono, fillable=fillable))
-    assert len(reader.pages) == 1
-    assert page_size(reader) == PAGE_SIZES[paper]
-    content = extracted_text(reader)
-    for word in (
-        "Turn",
-        "Opponent",
-        "Action 1",
-        "Action 2",
-        "Parry Guess",
-        "thrust",
-        "slash",
-        "lunge",
-    ):
-        assert word in content
-    assert "21" in content
-    assert "Order of attacks" in content and "Normal actions" in content
+    assert len(reader.pages) == len(BLOCKS) == 2
+    for index, turns in enumerate(BLOCKS):
+        assert page_size(reader, index) == PAGE_SIZES[paper]
+        content = page_text(reader.pages[index])
+        for word in ("Turn", "Opponent", "Action 1", "Action 2", "Parry Guess (circle one)"):
+            assert word in content
+        assert block_rows(content) == list(turns)
+        assert len(re.findall(r"thrust\s+slash\s+lunge", content)) == len(turns) == 21
+        # the rules box and the actions table below each block, as the seed prints them
+        for box in ("Turns:", "Action types:", "Order of actions:", "Order of attacks:"):
+            assert box in content, (index, box)
+        assert "Normal actions" in content and "Long actions" in content
+        side = "Front" if index == 0 else "Back"
+        assert f"{side} · turns {turns[0]}–{turns[-1]}" in content
     fields = reader.get_fields() or {}
     if fillable:
-        assert "t21_action2" in fields and "t1_lunge" in fields and "name" in fields
+        assert set(fields) >= WRITE_INS
+        found = widgets(reader, unit=MM)
+        for index, turns in enumerate(BLOCKS):
+            for turn in turns:
+                names = {
+                    w.name for w in found if w.page == index and w.name.startswith(f"t{turn}_")
+                }
+                assert names == {
+                    f"t{turn}_{n}"
+                    for n in ("opponent", "action1", "action2", "thrust", "slash", "lunge")
+                }, turn
+        assert not [w.name for w in found if w.name == "t43_opponent"]
+        narrow = {
+            w.name: round(w.width, 1)
+            for w in found
+            if w.kind == "/Tx" and w.width < MIN_WRITE_IN_MM
+        }
+        assert narrow == {}
+        assert {w.name for w in found if w.name in WRITE_INS and w.page == 0} == WRITE_INS
     else:
         assert not fields
     assert reader.metadata is not None
     assert reader.metadata.title == "Duel record sheet"
-    assert reader.metadata.subject and "21 turn rows" in reader.metadata.subject
+    assert reader.metadata.subject and "two blocks of 21 turn rows" in reader.metadata.subject
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_duel_record_blank_write_ins_are_printed_at_a_usable_width(
+    rules: Rules, paper: str
+) -> None:
+    """Expertise and Style once shrank to stubs a few points wide: every printed write-in
+    line of the blank header is at least 25 mm (measured on the laid-out page)."""
+    document = layout_sheet("duel-record", rules, paper=paper)
+    px_per_mm = 96 / 25.4
+    widths = [
+        box.border_width() / px_per_mm
+        for box in boxes(document.pages[0]._page_box)
+        if type(box).__name__ == "TableCellBox" and "wi" in (box.element.get("class") or "").split()
+    ]
+    assert len(widths) == len(WRITE_INS)
+    assert min(widths) >= MIN_WRITE_IN_MM, widths
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -62,12 +119,16 @@ def test_duel_record_with_the_longest_name(rules: Rules, paper: str) -> None:
     person = roll_character(rules, 7)
     person["name"] = LONGEST_NAME
     reader = read(render_sheet("duel-record", rules, data=person, paper=paper, mono=True))
-    assert len(reader.pages) == 1
+    assert len(reader.pages) == 2
     content = extracted_text(reader)
     assert "Santísima Trinidad <&> Barbarigo" in content.replace("\n", " ")
     assert f"MinSTR {person['weapons'][0]['min_str']}" in content
     assert "House tables used" in content
     assert reader.metadata is not None and LONGEST_NAME in str(reader.metadata.title)
+    # the back page carries the duellist's name and the second block of turns
+    back = page_text(reader.pages[1])
+    assert "Santísima" in back and block_rows(back) == list(BLOCKS[1])
+    assert block_rows(page_text(reader.pages[0])) == list(BLOCKS[0])
 
 
 def test_bad_sheet_options_are_refused(rules: Rules) -> None:

@@ -752,6 +752,10 @@ def strong_bonus(ctx: Context, cell: Mapping[str, Any], strength: int) -> int:
     return 0
 
 
+# the armour the seed names against punches: "helmets/cuirasses reduce damage by 1 each"
+PUNCH_ARMOUR = ("helmet", "cuirass")
+
+
 class _Blow(Resolver):
     """Punch and haymaker: hit, damage on a serious hit, and a Strength vs. Endurance stun."""
 
@@ -783,7 +787,8 @@ class _Blow(Resolver):
             return Outcome("miss", (), tuple(details))
         punch = ctx.lookup(BRAWLING, attack="Punch").cell
         armour = ctx.lookup(ARMOUR, armour=inputs["armour"]).cell
-        if armour["punches_ineffective"]:
+        pieces = [piece for piece in PUNCH_ARMOUR if armour.get(piece)]
+        if len(pieces) == len(PUNCH_ARMOUR) and punch["helmet_and_cuirass"] == "ineffective":
             ctx.explain(f"{inputs['armour']}: punches are ineffective (no stun, no damage).")
             return Outcome("no effect (armour)", (), tuple(details))
         damage = 0
@@ -793,10 +798,12 @@ class _Blow(Resolver):
         else:
             ctx.explain("A light punch does no damage (reading: damage only if serious).")
         damage += self.extra(ctx)
-        if damage and armour["punch_reduction"]:
-            damage -= ctx.add(
-                f"{inputs['armour']} against punches", int(armour["punch_reduction"]), ARMOUR
-            )
+        if damage and pieces:
+            # a reduction: -1 damage for each of helmet and cuirass (rules-notes.md)
+            for piece in pieces:
+                damage += ctx.add(
+                    f"{piece} against punches", int(punch[f"{piece}_damage"]), BRAWLING
+                )
             damage = max(damage, 0)
         changes: list[str] = []
         if damage:

@@ -1,5 +1,10 @@
 """The record sheet of the seed's duels, from the tables of the ruleset it serves
-(``record-sheet``, ``sheet-rules``, ``actions``)."""
+(``record-sheet``, ``sheet-rules``, ``actions``).
+
+The seed prints the sheet as blocks of turn rows (``rows_per_block``), each with the rules
+box and the table of actions below it, ``blocks_printed`` times: front and back. Each block
+is a page; the turns are numbered on from one block to the next (1-21, 22-42).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ from generator.render.sheets import PAPERS
 
 # rows are taller on a blank sheet, which has no character header above them
 ROW_MM = {"a4": (7.4, 6.8), "letter": (6.6, 6.0)}
+# what each page of a block is, in the seed's order
+SIDES = ("front", "back")
 
 
 def context(
@@ -23,10 +30,18 @@ def context(
     actions = tables["actions"]
     blank, filled = ROW_MM[PAPERS[paper]["name"]]
     house = [f"{key} ({tables[key].id})" for key in ("weapons", "attributes", "expertise")]
+    rows = int(sheet.params["rows_per_block"])
+    blocks = [
+        {
+            "side": SIDES[index % len(SIDES)],
+            "turns": list(range(index * rows + 1, (index + 1) * rows + 1)),
+        }
+        for index in range(int(sheet.params["blocks_printed"]))
+    ]
     return {
         "person": data,
         "columns": columns,
-        "rows": int(sheet.params["rows_per_block"]),
+        "blocks": blocks,
         "guess_words": next(c["choices"] for c in columns if "choices" in c),
         "sheet_rules": tables["sheet-rules"].items,
         "action_lengths": actions.axes[1].labels,
