@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,10 @@ import pytest
 from generator.loading import Rules, load_rules
 from generator.render.kinds import quick_reference as qr
 from generator.render.sheets import get_kind, layout_sheet, render_sheet, sheet_html
+from generator.rulesets import SpecError
 from tests.conftest import FIXTURES
 from tests.pdfs import PAGE_SIZES, colours_as_written, extracted_text, page_size, read, squeeze
+from tests.resolving import chances as resolver_odds
 
 RULESETS = ("duel", "high-seas", "impulse", "convoy", "tactical", "flob")
 # cells, headings and odds that must come through (whitespace is ignored when comparing)
@@ -38,7 +41,14 @@ SAMPLES = {
         "8 merchants, 2 escorts",
         "Opportunity or return shoot",
     ],
-    "tactical": ["Grapeshot gets +2 to Broadside Table Roll", "Escort/Patrol", "Small Frigate"],
+    "tactical": [
+        "Grapeshot gets +2 to Broadside Table Roll",
+        "Escort/Patrol",
+        "Small Frigate",
+        "Cannon 10",
+        "Odds by Cannon 1-10: the chance of each row on 1d10 + Cannon",
+        "cannot move, cannot board, loses any boarding",
+    ],
     "flob": [
         "3rr, s",
         "12 or better",
@@ -153,8 +163,87 @@ def test_rolled_tables_show_the_chance_of_each_row(rules: Rules) -> None:
     )
     assert damage["captions"] == ["Odds: chance on 3d6 before modifiers."]
 
+    # without the rules to read a modifier from, a modified roll shows the bare dice
     broadside = qr.block(rules.table("tactical.broadside"))
     assert [row["extra"][0] for row in broadside["rows"]] == ["50%", "40%", "10%", "—"]
+
+
+def test_broadside_odds_are_for_the_roll_players_make(rules: Rules) -> None:
+    # the spec asks for a column per Cannon rating: 1 (Small Frigate) to 6 (1st Class),
+    # raised by the +1 Cannon of the National, Fleet and (twice, for a flagship) Ship tables
+    wanted = qr.layout_of("tactical").odds_by["broadside"]
+    table = rules.table("tactical.broadside")
+    assert qr.odds_by_values(table, rules, wanted) == tuple(range(1, 11))
+    by_value = dict(qr.odds_by_value(table, rules, wanted) or [])
+    # rows: 5 or less, 6-9, 10-13, 14 or more; the roll is 1D10 + Cannon
+    tenth = Fraction(1, 10)
+    assert by_value[1] == [4 * tenth, 4 * tenth, 2 * tenth, 0]  # 2..11
+    assert by_value[3] == [2 * tenth, 4 * tenth, 4 * tenth, 0]  # 4..13
+    assert by_value[4] == [1 * tenth, 4 * tenth, 4 * tenth, 1 * tenth]  # 5..14
+    assert by_value[7] == [0, 2 * tenth, 4 * tenth, 4 * tenth]  # 8..17
+    assert by_value[10] == [0, 0, 3 * tenth, 7 * tenth]  # 11..20
+    assert all(sum(chances) == 1 for chances in by_value.values())
+    block = qr.block(table, None, rules)
+    assert block["wide"]
+    assert block["extra_heads"] == [f"Cannon {n}" for n in range(1, 11)]
+    rows = {row["label"]: row["extra"] for row in block["rows"]}
+    assert rows["1-5"][:5] == ["40%", "30%", "20%", "10%", "—"]
+    assert rows["14+"][-1] == "70%"
+    assert block["captions"] == [
+        "Odds by Cannon 1-10: the chance of each row on 1d10 + Cannon, with no other "
+        "modifier. With other modifiers, read the column of Cannon plus their net total."
+    ]
+    # and the resolver agrees: Cannon 3, no other modifier (chainshot at 2 spaces)
+    odds = resolver_odds(rules, "tactical.broadside", ammo="chainshot", distance="2", cannon="3")
+    assert odds["no damage"] == by_value[3][0]
+
+
+def test_odds_by_reads_the_rules_it_is_given(rules: Rules, tmp_path: Path) -> None:
+    wanted = qr.OddsBy(("broadside-modifiers", "distance"), "Spaces over 2", values=(0, 2))
+    table = rules.table("tactical.broadside")
+    # -1 per space: 1D10 - 2 is 5 or less on 1-7
+    assert qr.odds_by_value(table, rules, wanted) == [
+        (0, [Fraction(5, 10), Fraction(4, 10), Fraction(1, 10), Fraction(0)]),
+        (2, [Fraction(7, 10), Fraction(3, 10), Fraction(0), Fraction(0)]),
+    ]
+    assert qr.odds_by_value(rules.table("tactical.ship-types"), rules, wanted) is None
+    unknown = qr.OddsBy(("broadside-modifiers", "mermaids"), "Mermaids", values=(1,))
+    assert qr.odds_by_value(table, rules, unknown) is None
+    # a house file whose modifiers lack the one named prints the bare dice's odds
+    path = tmp_path / "club.yaml"
+    path.write_text(CLUB_BROADSIDE_MODIFIERS, encoding="utf-8")
+    sheet = qr.context(load_rules(path), None, "a4", "tactical")
+    blocks = {b["id"]: b for s in sheet["sections"] for b in s["blocks"]}
+    assert blocks["tactical.broadside"]["extra_heads"] == ["Odds"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"modifier": "a.b", "heading": "X"}, "expected modifier, heading and values"),
+        ({"modifier": "ab", "heading": "X", "values": [1]}, "modifier: expected"),
+        ({"modifier": "a.b", "heading": "X", "values": ["one"]}, "a list of whole numbers"),
+        ({"modifier": "a.b", "heading": "X", "values": {"table": "t"}}, "table, field"),
+    ],
+)
+def test_odds_by_spec_is_checked(raw: dict[str, Any], message: str) -> None:
+    with pytest.raises(SpecError, match=message):
+        qr._odds_by(raw, "specs/x.yaml: quick-reference: odds_by: t")
+
+
+def test_odds_by_names_modifiers_and_tables_that_exist(rules: Rules) -> None:
+    entries = [
+        (ruleset, key, wanted)
+        for ruleset in RULESETS
+        for key, wanted in qr.layout_of(ruleset).odds_by.items()
+    ]
+    assert entries
+    for ruleset, key, wanted in entries:
+        table = rules.table(f"{ruleset}.{key}")
+        assert qr.odds_by_value(table, rules, wanted), key
+        rules.table(f"{ruleset}.{wanted.modifier[0]}").modifier(wanted.modifier[1])
+        for source in (wanted.source, *wanted.plus) if wanted.source else ():
+            rules.table(f"{ruleset}.{source}")
 
 
 def test_targets_show_their_chance(rules: Rules) -> None:
@@ -283,6 +372,19 @@ flob:
 """
 
 
+CLUB_BROADSIDE_MODIFIERS = """
+tactical:
+  broadside-modifiers:
+    title: Broadside Table modifiers (club)
+    kind: modifiers
+    source: {house: club}
+    house: true
+    roll: "1D10 on the Broadside table"
+    items:
+      - {id: guns, label: "Add the guns", value: 1, per: gun}
+"""
+
+
 def test_house_tables_of_another_shape_print_as_they_come(tmp_path: Path) -> None:
     path = tmp_path / "club.yaml"
     path.write_text(CLUB_RULES, encoding="utf-8")
@@ -299,3 +401,16 @@ def test_house_tables_of_another_shape_print_as_they_come(tmp_path: Path) -> Non
     assert broadside["odds_row"] == ["58%", "42%"]
     assert broadside["rows"][0]["extra"] == ["100%", "42%", "—"]
     assert "Broadside Table (club) (flob.broadside)" in sheet["house_tables"]
+
+
+def test_a_table_prints_its_head_and_foot_captions(rules: Rules) -> None:
+    """Impulse's Damage Effects Table is read high at rigging from its head row and low at
+    hull from its foot row: both captions print on the table, as in the seed."""
+    block = qr.block(rules.table("impulse.damage-effects"))
+    assert block["col_title"] == "HITS ACHIEVED (Firing High at Rigging)"
+    assert block["footer"] == "HITS ACHIEVED (Firing Low at Hull)"
+    assert qr.block(rules.table("impulse.fire-checks"))["footer"] == ""
+    html = sheet_html("quick-reference", rules, ruleset="impulse")
+    head, foot = html.index("(Firing High at Rigging)"), html.index("(Firing Low at Hull)")
+    assert head < html.index("11H1R1C") < foot < html.index("Combat Results")
+    assert html.rindex("<tfoot>", 0, foot) > html.index("11H1R1C")

@@ -301,17 +301,11 @@ def _log(log: Log, ship: dict[str, Any] | None, navies: dict[str, str]) -> None:
 
 def _log_notes(rules: Rules) -> list[str]:
     zero = rules.table("tactical.zero-ratings")
-    effects = {
-        label: str(cell["result"])
+    # each rating's reading in short (in_play), or the printed line of a house table without
+    zeros = "; ".join(
+        f"{label} {cell.get('in_play') or cell['result']}"
         for label, cell in zip(zero.axes[0].labels, zero.cells, strict=True)
-    }
-    short = {
-        "Hull": "cannot move, sinks in 1D6 turns",
-        "Crew": "cannot move or repel boarders",
-        "Cannon": "blows her hold and sinks at once",
-        "Sails": "cannot move",
-    }
-    zeros = "; ".join(f"{label} {short.get(label, effects[label])}" for label in effects)
+    )
     return [
         "Cross off a box for every rating point lost (tactical.broadside-attribute). At zero "
         f"(tactical.zero-ratings): {zeros}. Roll 1D6 in the Morale Phase for every ship "

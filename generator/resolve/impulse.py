@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from generator.dice import plain_dice
 from generator.loading import Rules
 from generator.resolve import (
     Context,
@@ -38,10 +39,10 @@ def _max_hits(rules: Rules) -> int:
 
 def _dice_count(notation: str) -> int:
     """Return N of a plain ``Nd6`` notation (the damage roll)."""
-    count, _, sides = notation.lower().partition("d")
-    if not count.isdigit() or sides != "6":
+    dice = plain_dice(notation)
+    if dice.sides != 6:
         raise ValueError(f"expected a roll of d6 such as 3d6, not '{notation}'")
-    return int(count)
+    return dice.count
 
 
 @register

@@ -2,14 +2,18 @@
 
 Readings (rules-notes.md, tactical): attribute losses roll the 1D8 attribute table once per
 point, re-rolling repeats so the attributes differ; grapeshot losses all go to Crew;
-chainshot Hull losses are ignored; the broadside table's "1-5" row is 5 or less.
+chainshot Hull losses are ignored; the broadside table's "1-5" row is 5 or less. Zero
+ratings: at zero Hull or zero Crew a ship cannot move; at zero Hull it sinks in 1D6 turns;
+at zero Cannon it sinks at once; at zero Crew it cannot board and loses any boarding.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from generator.dice import plain_dice
 from generator.loading import Rules
+from generator.loading.model import fold
 from generator.lookup import lookup
 from generator.resolve import (
     Choice,
@@ -129,8 +133,65 @@ def _play_cards(ctx: Context, cards: list[str], roll_field: str) -> int:
     return total
 
 
+def _untied_pair(
+    ctx: Context, die: str, first: int, second: int, names: tuple[str, str]
+) -> tuple[int, int]:
+    """Roll two sides' dice once over the pairs of faces whose scores differ.
+
+    Re-rolling ties until the scores differ gives each untied pair the same chance, so one
+    roll over those pairs ends a long run of ties with exactly the same odds.
+    """
+    sides = plain_dice(die).sides
+    untied = [
+        (x, y) for x in range(1, sides + 1) for y in range(1, sides + 1) if x + first != y + second
+    ]
+    ctx.explain(
+        "Re-rolling until the scores differ is the same as one roll over the "
+        f"{len(untied)} untied pairs of faces ({names[0]}'s die, {names[1]}'s die), counted in "
+        "order."
+    )
+    a, b = untied[ctx.roll(f"1d{len(untied)}", "Tie re-roll over the untied pairs") - 1]
+    ctx.explain(f"{names[0].capitalize()}'s die {a}, {names[1]}'s die {b}.")
+    return a, b
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+# the target's ratings a broadside can take points from, as its input names say them
+TARGET_RATINGS = ("sails", "hull", "crew", "cannon")
+
+
+def _at_zero(ctx: Context, inputs: Inputs, losses: dict[str, int]) -> tuple[str, list[str]]:
+    """Say what follows where a loss brings a target rating that was given to zero.
+
+    Returns the words added to the result ("; Hull 0: ...") and the changes to note.
+    A rating does not fall below zero (tactical.zero-ratings).
+    """
+    words: list[str] = []
+    changes: list[str] = []
+    for rating, points in losses.items():
+        before = inputs.get(f"target_{rating}")
+        if before is None:
+            continue
+        after = max(before - points, 0)
+        name = rating.title()
+        if before == 0:
+            ctx.explain(f"Target {name} is already 0: the loss changes nothing.")
+            continue
+        changes.append(f"Target: {name} {before} → {after}")
+        if after:
+            continue
+        zero = ctx.lookup(ZERO, rating=rating)
+        fields = zero.fields()
+        words.append(f"{name} 0: {fields['in_play']}")
+        changes.append(f"Target at zero {name}: {zero.text} ({fields['in_play']})")
+        if fields.get("sink_dice"):
+            changes.append(
+                f"Roll {fields['sink_dice']} for the turns until it sinks (tactical.sinking)"
+            )
+    return "".join(f"; {w}" for w in words), changes
 
 
 @register
@@ -139,9 +200,10 @@ class Movement(Resolver):
     title = "Movement roll"
     summary = (
         "2D6 - 4 + Sails + Skill + Swiftness, changed by the wind for the ship's heading and "
-        "by movement cards: the most spaces the ship may move (below 0 read as 0)."
+        "by movement cards: the most spaces the ship may move (below 0 read as 0). A ship at "
+        "zero Sails, Hull or Crew may not move."
     )
-    tables = (MOVE, WIND_MOVE, CARDS)
+    tables = (MOVE, WIND_MOVE, CARDS, ZERO)
     examples = (
         {"sails": "4", "skill": "0", "swiftness": "-1"},
         {
@@ -160,11 +222,27 @@ class Movement(Resolver):
         {"sails": "3", "calm": "yes"},
         {"sails": "0"},
         {"heading": "directly-against-the-wind"},
+        {"sails": "5", "hull": "0"},
+        {"crew": "0"},
     )
     params = (
         Param("sails", "Sails rating", minimum=-10, maximum=20, default=4),
         Param("skill", "Skill rating", minimum=-10, maximum=20, default=0),
         Param("swiftness", "Swiftness rating", minimum=-10, maximum=20, default=-1),
+        Param(
+            "hull",
+            "Hull rating (optional; at 0 the ship cannot move)",
+            minimum=0,
+            maximum=20,
+            default=None,
+        ),
+        Param(
+            "crew",
+            "Crew rating (optional; at 0 the ship cannot move)",
+            minimum=0,
+            maximum=20,
+            default=None,
+        ),
         Choice(
             "heading",
             "the ship's heading to the wind",
@@ -185,6 +263,12 @@ class Movement(Resolver):
         _card_list(rules, self.id, inputs["cards"], "movement", "the Movement roll")
 
     def resolve(self, ctx: Context, inputs: Inputs) -> Outcome:
+        for rating in ("hull", "crew"):
+            if inputs[rating] == 0:
+                zero = ctx.lookup(ZERO, rating=rating)
+                if not zero.fields()["can_move"]:
+                    ctx.explain(f"{rating.title()} 0: the ship cannot move.")
+                    return Outcome("may not move", (f"Cannot move: {zero.text}",))
         needed = ctx.param(MOVE, "sails_needed_to_move")
         if inputs["sails"] < needed:
             ctx.explain(
@@ -229,9 +313,10 @@ class Broadside(SteppedResolver):
         "1D10 + Cannon + Gunnery, -1 per space over 2, roundshot -1, cards; the Broadside "
         "table gives how many rating points are lost, each on a different attribute rolled "
         "on the 1D8 table (repeats re-rolled); grapeshot losses all go to Crew, chainshot Hull "
-        "losses are ignored. Range 4 + Gunnery, grapeshot -2, roundshot +2."
+        "losses are ignored. Range 4 + Gunnery, grapeshot -2, roundshot +2. Given the target's "
+        "ratings, says what a rating brought to zero means (sinks, cannot move ...)."
     )
-    tables = (BROADSIDE_RULES, AMMO, BROADSIDE, BROADSIDE_MODS, ATTRIBUTE, CARDS)
+    tables = (BROADSIDE_RULES, AMMO, BROADSIDE, BROADSIDE_MODS, ATTRIBUTE, CARDS, ZERO)
     examples = (
         {"ammo": "roundshot", "distance": "3", "cannon": "4"},
         {"ammo": "grapeshot", "distance": "2", "cannon": "6", "cards": "sweep-the-decks"},
@@ -244,6 +329,15 @@ class Broadside(SteppedResolver):
             "gunnery": "2",
             "cards": "damaged-rigging,rake-the-bow",
         },
+        {
+            "ammo": "roundshot",
+            "cannon": "6",
+            "target_sails": "1",
+            "target_hull": "1",
+            "target_crew": "2",
+            "target_cannon": "1",
+        },
+        {"ammo": "grapeshot", "cannon": "5", "target_crew": "2"},
     )
     params = (
         Param(
@@ -262,9 +356,26 @@ class Broadside(SteppedResolver):
             kind="text",
             default="none",
         ),
+        *(
+            Param(
+                f"target_{rating}",
+                f"target's {rating.title()} rating (optional: says what a loss to 0 means)",
+                minimum=0,
+                maximum=20,
+                default=None,
+            )
+            for rating in TARGET_RATINGS
+        ),
     )
 
     def check(self, inputs: Inputs, rules: Rules) -> None:
+        for rating in TARGET_RATINGS:
+            if inputs[f"target_{rating}"] == 0:
+                zero = lookup(rules, ZERO, {"rating": rating})
+                if zero.fields()["sinks"] == "immediately":
+                    raise ResolveInputError(
+                        f"{self.id}: target_{rating}=0: the target has already sunk ({zero.text})"
+                    )
         cards = _card_list(rules, self.id, inputs["cards"], "broadside", "the Broadside Table roll")
         table = rules.table(CARDS)
         for card in cards:
@@ -298,7 +409,7 @@ class Broadside(SteppedResolver):
         table = ctx.table(ATTRIBUTE)
         (axis,) = table.axes
         dice = axis.dice or "1d8"
-        sides = int(dice.lower().partition("d")[2])
+        sides = plain_dice(dice).sides
         rating = {}
         for face in range(1, sides + 1):
             index = next(i for i, v in enumerate(axis.values) if v.contains(face))
@@ -359,7 +470,12 @@ class Broadside(SteppedResolver):
             ctx.explain(
                 f"{losses['losses']} So {_plural(lost, 'point')} come off Crew; no attribute roll."
             )
-            return Outcome(f"-{lost} Crew", (f"Target: -{lost} Crew Rating",), (("points", lost),))
+            after, changes = _at_zero(ctx, inputs, {"crew": lost})
+            return Outcome(
+                f"-{lost} Crew{after}",
+                (f"Target: -{lost} Crew Rating", *changes),
+                (("points", lost),),
+            )
         return ("attribute", lost, ())
 
     def _losses(self, ctx: Context, inputs: Inputs, lost: int, hit: list[str]) -> Outcome:
@@ -371,8 +487,9 @@ class Broadside(SteppedResolver):
         result = ", ".join(f"-1 {r.title()}" for r in hit) or "no loss"
         if ignored:
             result += " (Hull ignored)"
-        changes = tuple(f"Target: -1 {r.title()} Rating" for r in hit)
-        return Outcome(result, changes, (("points", lost), ("attributes", tuple(hit))))
+        after, zeros = _at_zero(ctx, inputs, dict.fromkeys(hit, 1))
+        changes = (*(f"Target: -1 {r.title()} Rating" for r in hit), *zeros)
+        return Outcome(result + after, changes, (("points", lost), ("attributes", tuple(hit))))
 
 
 @register
@@ -381,8 +498,9 @@ class Boarding(SteppedResolver):
     title = "Boarding action"
     summary = (
         "Each side rolls 1D6 + Crew + Boarding (+2 per boarding card); the higher score wins "
-        "and captures the loser's ship; ties are re-rolled. A ship at zero Crew cannot repel "
-        "boarders."
+        "and captures the loser's ship; ties are re-rolled. A ship at zero Crew cannot board "
+        "and loses any boarding: it cannot repel boarders, and the winner must transfer a crew "
+        "point to it to gain control of it."
     )
     tables = (BOARDING, CARDS, ZERO)
     examples = (
@@ -394,6 +512,7 @@ class Boarding(SteppedResolver):
             "boarder_cards": "rally-the-men,swords-and-pistols",
         },
         {"defender_crew": "0"},
+        {"boarder_crew": "1", "defender_crew": "0"},
     )
     params = (
         Param(
@@ -417,6 +536,13 @@ class Boarding(SteppedResolver):
     )
 
     def check(self, inputs: Inputs, rules: Rules) -> None:
+        if inputs["boarder_crew"] == 0:
+            zero = lookup(rules, ZERO, {"rating": "crew"})
+            if not zero.fields()["can_board"]:
+                raise ResolveInputError(
+                    f"{self.id}: boarder_crew=0: a ship at zero Crew cannot board "
+                    f"({zero.fields()['in_play']}); the other ship may board it"
+                )
         for side in ("boarder", "defender"):
             _card_list(
                 rules, self.id, inputs[f"{side}_cards"], "boarding", "the Boarding Action roll"
@@ -445,37 +571,28 @@ class Boarding(SteppedResolver):
         die = ctx.param(BOARDING, "roll")
         if state == ("start",):
             if inputs["defender_crew"] == 0:
-                zero = ctx.lookup(ZERO, rating="Crew")
-                if not zero.fields()["can_repel_boarders"]:
-                    return self._won(ctx, "boarder", 0, 0)
+                zero = ctx.lookup(ZERO, rating="crew")
+                if zero.fields()["loses_boarding"] or not zero.fields()["can_repel_boarders"]:
+                    ctx.explain(
+                        "The defender is at zero Crew: it cannot repel boarders and loses the "
+                        "boarding action without a roll."
+                    )
+                    return self._won(ctx, inputs, "boarder", 0, 0)
             boarder = self._bonus(ctx, inputs, "boarder")
             defender = self._bonus(ctx, inputs, "defender")
             a = ctx.roll(die, "Boarder's boarding action roll")
             d = ctx.roll(die, "Defender's boarding action roll")
-            return self._compare(ctx, 0, boarder, defender, a, d)
+            return self._compare(ctx, inputs, 0, boarder, defender, a, d)
         _, tries, boarder, defender = state
         if tries <= REAL_TIE_REROLLS:
             a = ctx.roll(die, "Boarder's boarding action roll (re-roll)")
             d = ctx.roll(die, "Defender's boarding action roll (re-roll)")
-            return self._compare(ctx, tries, boarder, defender, a, d)
-        sides = int(die.lower().partition("d")[2])
-        untied = [
-            (x, y)
-            for x in range(1, sides + 1)
-            for y in range(1, sides + 1)
-            if x + boarder != y + defender
-        ]
-        ctx.explain(
-            "Re-rolling until the scores differ is the same as one roll over the "
-            f"{len(untied)} untied pairs of faces (boarder's die, defender's die), counted in "
-            "order."
-        )
-        a, d = untied[ctx.roll(f"1d{len(untied)}", "Tie re-roll over the untied pairs") - 1]
-        ctx.explain(f"Boarder's die {a}, defender's die {d}.")
-        return self._compare(ctx, tries, boarder, defender, a, d)
+            return self._compare(ctx, inputs, tries, boarder, defender, a, d)
+        a, d = _untied_pair(ctx, die, boarder, defender, ("boarder", "defender"))
+        return self._compare(ctx, inputs, tries, boarder, defender, a, d)
 
     def _compare(
-        self, ctx: Context, tries: int, boarder: int, defender: int, a: int, d: int
+        self, ctx: Context, inputs: Inputs, tries: int, boarder: int, defender: int, a: int, d: int
     ) -> Any:
         ours, theirs = a + boarder, d + defender
         if ours == theirs:
@@ -483,17 +600,31 @@ class Boarding(SteppedResolver):
             return ("tie", tries + 1, boarder, defender)
         winner = "boarder" if ours > theirs else "defender"
         ctx.explain(f"Boarder {ours} v defender {theirs}: the {winner} wins.")
-        return self._won(ctx, winner, ours, theirs)
+        return self._won(ctx, inputs, winner, ours, theirs)
 
-    def _won(self, ctx: Context, winner: str, ours: int, theirs: int) -> Outcome:
+    def _won(self, ctx: Context, inputs: Inputs, winner: str, ours: int, theirs: int) -> Outcome:
         points = ctx.param(BOARDING, "crew_points_to_control")
         loser = "defender" if winner == "boarder" else "boarder"
+        crew = _plural(points, "crew point")
+        if inputs[f"{loser}_crew"] == 0:
+            captured = (
+                f"{winner.title()} captures the {loser}'s ship, which has no crew: the {winner} "
+                f"must transfer {crew} to it to gain control of it, or sink it"
+            )
+        else:
+            captured = (
+                f"{winner.title()} captures the {loser}'s ship: sink it, or transfer {crew} to "
+                "it to gain control of it"
+            )
+        changes = [captured]
+        if inputs[f"{winner}_crew"] == points:
+            zero = ctx.lookup(ZERO, rating="crew")
+            changes.append(
+                f"Transferring leaves the {winner} at zero Crew: {zero.fields()['in_play']}"
+            )
         return Outcome(
             f"{winner} captures",
-            (
-                f"{winner.title()} captures the {loser}'s ship: sink it, or transfer "
-                f"{_plural(points, 'crew point')} to it to gain control of it",
-            ),
+            tuple(changes),
             (("boarder", ours), ("defender", theirs)),
         )
 
@@ -538,3 +669,263 @@ class WindChange(Resolver):
             change = f"Wind: {cell.text}"
         result = wind if inputs["initial"] else f"changes: {wind}"
         return Outcome(result, (change,), (("wind", cell.text),))
+
+
+DRAW = "tactical.draw"
+ADMIRAL = "tactical.admiral"
+PHASES = "tactical.turn-phases"
+NO_ADMIRAL = ("none", "no", "")
+
+
+def _admiral(rules: Rules, resolver_id: str, raw: str) -> tuple[str, dict[str, Any]] | None:
+    """Return the admiral result named in `raw` and its cell, or None for no admiral."""
+    if raw.strip().casefold() in NO_ADMIRAL:
+        return None
+    table = rules.table(ADMIRAL)
+    for cell in table.cells:
+        if fold(str(cell["result"])) == fold(raw):
+            return str(cell["result"]), dict(cell)
+    known = ", ".join(str(cell["result"]) for cell in table.cells)
+    raise ResolveInputError(f"{resolver_id}: admiral={raw}: not one of none, {known}")
+
+
+@register
+class Draw(Resolver):
+    id = "tactical.draw"
+    title = "Draw Phase"
+    summary = (
+        "Each player draws 2 cards (a Brilliant admiral one more); if the deck runs out, "
+        "shuffle the discard pile and draw from it; the hand is at most 5 cards (a "
+        "Tactician's 2 more), excess cards are discarded."
+    )
+    tables = (DRAW, ADMIRAL, CARDS, PHASES)
+    examples = (
+        {"hand": "4", "deck": "10"},
+        {"hand": "3", "deck": "1", "discard": "6", "admiral": "brilliant"},
+        {"hand": "5", "deck": "0", "admiral": "tactician"},
+        {"hand": "0", "deck": "1", "discard": "0"},
+    )
+    params = (
+        Param(
+            "hand", "cards in the player's hand before drawing", minimum=0, maximum=99, default=0
+        ),
+        Param("deck", "cards left in the deck", minimum=0, maximum=99, default=20),
+        Param(
+            "discard",
+            "cards in the discard pile (optional: if left out, enough for a reshuffle)",
+            minimum=0,
+            maximum=99,
+            default=None,
+        ),
+        Param(
+            "admiral",
+            "the fleet's admiral (Admiral Character Table result, or none)",
+            kind="text",
+            default="none",
+        ),
+    )
+
+    def check(self, inputs: Inputs, rules: Rules) -> None:
+        _admiral(rules, self.id, inputs["admiral"])
+        size = int(rules.table(CARDS).params["deck_size"])
+        held = inputs["hand"] + inputs["deck"] + (inputs["discard"] or 0)
+        if held > size:
+            raise ResolveInputError(
+                f"{self.id}: hand + deck + discard = {held}, but the action deck has only "
+                f"{size} cards"
+            )
+
+    def resolve(self, ctx: Context, inputs: Inputs) -> Outcome:
+        phases = [item.text for item in ctx.table(PHASES).items]
+        if self.title in phases:
+            ctx.explain(f"{self.title}: phase {phases.index(self.title) + 1} of {len(phases)}.")
+        wanted = ctx.add("Each player draws", ctx.param(DRAW, "cards_drawn"), DRAW)
+        limit = ctx.param(DRAW, "max_hand_size")
+        admiral = _admiral(ctx.rules, self.id, inputs["admiral"])
+        if admiral is not None:
+            name, cell = admiral
+            if cell.get("extra_cards"):
+                wanted += ctx.add(f"{name}: {cell['bonus']}", int(cell["extra_cards"]), ADMIRAL)
+            if cell.get("hand_size"):
+                change = ctx.add(f"{name}: {cell['bonus']}", int(cell["hand_size"]), ADMIRAL)
+                limit += change
+            if not cell.get("extra_cards") and not cell.get("hand_size"):
+                ctx.explain(f"{name}: no change to the Draw Phase.")
+        deck, discard = inputs["deck"], inputs["discard"]
+        changes: list[str] = []
+        first = min(deck, wanted)
+        deck -= first
+        if first:
+            changes.append(f"Draw {_plural(first, 'card')} from the deck")
+        rest = wanted - first
+        reshuffled = False
+        second = 0
+        if rest:
+            reshuffled = discard is None or discard > 0
+            if reshuffled:
+                pile = "" if discard is None else f" ({_plural(discard, 'card')})"
+                ctx.explain(
+                    f"The deck runs out with {_plural(rest, 'card')} still to draw: shuffle "
+                    f"the discard pile{pile} and draw from it."
+                )
+                second = rest if discard is None else min(discard, rest)
+                if discard is not None:
+                    deck, discard = discard - second, 0
+                changes.append(
+                    f"Deck out: shuffle the discard pile, draw {_plural(second, 'card')} from it"
+                )
+            if second < rest:
+                ctx.explain(
+                    f"No cards left to draw: {_plural(rest - second, 'card')} cannot be drawn."
+                )
+        drawn = first + second
+        hand = inputs["hand"] + drawn
+        excess = max(hand - limit, 0)
+        ctx.explain(
+            f"Drew {_plural(drawn, 'card')}: hand {hand}, maximum {limit}"
+            + (f": discard {excess}." if excess else ".")
+        )
+        if excess:
+            changes.append(f"Discard {_plural(excess, 'card')} of your choice (hand {limit})")
+            if discard is not None:
+                discard += excess
+        result = f"draws {drawn}" + (" after a reshuffle" if reshuffled else "")
+        if excess:
+            result += f", discards {excess}"
+        details: list[tuple[str, Any]] = [
+            ("drawn", drawn),
+            ("reshuffled", reshuffled),
+            ("discarded", excess),
+            ("hand", hand - excess),
+            ("hand_limit", limit),
+        ]
+        if inputs["discard"] is not None or not reshuffled:
+            details.append(("deck", deck))
+        if discard is not None:
+            details.append(("discard", discard))
+        return Outcome(result, tuple(changes), tuple(details))
+
+
+@register
+class MoveOrder(SteppedResolver):
+    id = "tactical.move-order"
+    title = "Who moves first (Move Phase)"
+    summary = (
+        "The player with the ship with the highest movement rating (Sails + Skill + "
+        "Swiftness) chooses whether to go first or second; if tied, each rolls 1D6 and the "
+        "higher roll chooses (equal rolls rolled again)."
+    )
+    tables = (MOVE,)
+    examples = (
+        {},
+        {"player": "5", "opponent": "3"},
+        {"player": "2", "opponent": "4", "choice": "second"},
+    )
+    params = (
+        Param(
+            "player",
+            "highest movement rating (Sails + Skill + Swiftness) of the player's ships",
+            minimum=-30,
+            maximum=60,
+            default=3,
+        ),
+        Param(
+            "opponent",
+            "highest movement rating of the opponent's ships",
+            minimum=-30,
+            maximum=60,
+            default=3,
+        ),
+        Choice(
+            "choice",
+            "what the side that chooses picks",
+            choices=("first", "second"),
+            default="first",
+        ),
+    )
+
+    def start(self, rules: Rules, inputs: Inputs) -> tuple[str]:
+        return ("start",)
+
+    def step(self, ctx: Context, inputs: Inputs, state: Any) -> Any:
+        die = ctx.param(MOVE, "tie_roll")
+        player, opponent = inputs["player"], inputs["opponent"]
+        if state == ("start",):
+            if player != opponent:
+                chooser = "player" if player > opponent else "opponent"
+                ctx.explain(
+                    f"Movement rating {player} v {opponent}: the {chooser} has the ship with "
+                    "the highest movement rating and chooses."
+                )
+                return self._chosen(ctx, inputs, chooser)
+            ctx.explain(f"Tied at movement rating {player}: roll high on {die}.")
+            tries = 0
+        else:
+            tries = state[1]
+        if tries <= REAL_TIE_REROLLS:
+            again = " (re-roll)" if tries else ""
+            a = ctx.roll(die, f"Player's roll{again}")
+            b = ctx.roll(die, f"Opponent's roll{again}")
+        else:
+            a, b = _untied_pair(ctx, die, 0, 0, ("player", "opponent"))
+        if a == b:
+            ctx.explain(f"Both rolled {a}: roll again.")
+            return ("tie", tries + 1)
+        chooser = "player" if a > b else "opponent"
+        ctx.explain(f"Player {a} v opponent {b}: the {chooser} rolled high and chooses.")
+        return self._chosen(ctx, inputs, chooser)
+
+    @staticmethod
+    def _chosen(ctx: Context, inputs: Inputs, chooser: str) -> Outcome:
+        other = "opponent" if chooser == "player" else "player"
+        first = chooser if inputs["choice"] == "first" else other
+        second = other if first == chooser else chooser
+        ctx.explain(f"The {chooser} chooses to go {inputs['choice']}: the {first} moves first.")
+        return Outcome(
+            f"{first} goes first",
+            (
+                f"The {chooser} chooses to go {inputs['choice']}",
+                f"Players take turns moving one ship at a time, the {first} first, then the "
+                f"{second}",
+            ),
+            (("chooser", chooser), ("first", first)),
+        )
+
+
+@register
+class Sinking(Resolver):
+    id = "tactical.sinking"
+    title = "Sinking"
+    summary = (
+        "A ship reduced to zero Hull cannot move and sinks in 1D6 turns; one reduced to zero "
+        "Cannon blows its hold and sinks at once; zero Crew or Sails do not sink a ship."
+    )
+    tables = (ZERO,)
+    examples = ({}, {"rating": "cannon"}, {"rating": "crew"})
+    params = (
+        Choice(
+            "rating",
+            "the rating reduced to zero",
+            choices_from=(ZERO, "rating"),
+            default="Hull",
+        ),
+    )
+
+    def resolve(self, ctx: Context, inputs: Inputs) -> Outcome:
+        zero = ctx.lookup(ZERO, rating=inputs["rating"])
+        fields = zero.fields()
+        rating = inputs["rating"]
+        meanwhile = () if fields["can_move"] else ("Until then it cannot move",)
+        if fields.get("sink_dice"):
+            turns = ctx.roll(str(fields["sink_dice"]), "Turns until the ship sinks")
+            ctx.explain(f"At zero {rating} the ship sinks in {_plural(turns, 'turn')}.")
+            return Outcome(
+                f"sinks in {_plural(turns, 'turn')}",
+                (f"The ship sinks in {_plural(turns, 'turn')}", *meanwhile),
+                (("turns", turns),),
+            )
+        if fields["sinks"] == "immediately":
+            ctx.explain(f"At zero {rating} the ship sinks at once.")
+            return Outcome("sinks at once", ("The ship sinks at once",), (("turns", 0),))
+        ctx.explain(f"Zero {rating} does not sink a ship: it {fields['in_play']}.")
+        return Outcome("does not sink", (f"The ship {fields['in_play']}",))

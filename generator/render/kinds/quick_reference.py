@@ -3,7 +3,9 @@
 Everything printed comes from the rules, so a house-rules file shows on the sheet by
 itself. The ruleset's spec decides the order and grouping and which structured fields of a
 table print as columns (`Layout`); this module decides whether a table goes across the
-page, and adds the odds of every rolled table from the dice module.
+page, and adds the odds of every rolled table from the dice module: on the bare dice, or,
+where the spec asks (`OddsBy`), for the roll players make, one column per value of a
+modifier.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from generator.dice import distribution
+from generator.dice import DiceError, distribution, plain_dice
 from generator.loading import Axis, Modifier, RuleItem, Rules, Table
 from generator.loading.cells import parse_cell
 from generator.lookup import cell_text
@@ -30,6 +32,33 @@ class Section:
 
     title: str
     tables: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OddsBy:
+    """Odds of a modified roll table for each value of one modifier (the spec's ``odds_by``).
+
+    Instead of the chance of each row on the bare dice, the table prints a column per value
+    v: the chance of each row on the dice plus the modifier taken v times, no other modifier.
+
+    Attributes:
+        modifier: ``(modifiers table key, modifier id)`` in the same ruleset; its value is a
+            whole number (per point of something).
+        heading: the word over each column, before the value ("Cannon" prints "Cannon 3").
+        values: the values, when the spec lists them.
+        field_name: else the values run from the lowest to the highest `field_name` of the
+            cells of table `source`...
+        source: ...that table's key...
+        plus: ...the highest raised by the largest ``effect`` on it in each of these
+            tables (a table listed twice counts twice: a second roll on it).
+    """
+
+    modifier: tuple[str, str]
+    heading: str
+    values: tuple[int, ...] = ()
+    field_name: str = ""
+    source: str = ""
+    plus: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -47,11 +76,14 @@ class Layout:
         odds_columns: by table key, for a two-axis table whose columns are a roll: extra
             columns (heading, field), each the chance on that roll that a row's cell (as
             its cell format parses it) has the field set.
+        odds_by: by table key, for a one-axis table on a modified roll: its odds printed
+            per value of one modifier instead of on the bare dice (`OddsBy`).
     """
 
     sections: tuple[Section, ...]
     columns: Mapping[str, tuple[str, ...]]
     odds_columns: Mapping[str, tuple[tuple[str, str], ...]]
+    odds_by: Mapping[str, OddsBy]
 
 
 def _names(raw: Any, where: str) -> tuple[str, ...]:
@@ -64,10 +96,10 @@ def _names(raw: Any, where: str) -> tuple[str, ...]:
 def layout_of(ruleset: str) -> Layout:
     """Return the quick-reference section of `ruleset`'s spec, checked."""
     raw, spec = sheet_section(ruleset, "quick-reference")
-    if set(raw) - {"sections", "columns", "odds_columns"} or not raw.get("sections"):
+    if set(raw) - {"sections", "columns", "odds_columns", "odds_by"} or not raw.get("sections"):
         raise SpecError(
             f"{spec.where('quick-reference')}: a quick reference has sections, and may have "
-            "columns and odds_columns"
+            "columns, odds_columns and odds_by"
         )
     sections = []
     for i, section in enumerate(raw["sections"]):
@@ -87,7 +119,43 @@ def layout_of(ruleset: str) -> Layout:
         ):
             raise SpecError(f"{where}: expected a list of {{head, field}}")
         odds[key] = tuple((str(e["head"]), str(e["field"])) for e in entries)
-    return Layout(tuple(sections), columns, odds)
+    odds_by = {
+        key: _odds_by(entry, spec.where("quick-reference", "odds_by", key))
+        for key, entry in (raw.get("odds_by") or {}).items()
+    }
+    return Layout(tuple(sections), columns, odds, odds_by)
+
+
+def _odds_by(raw: Any, where: str) -> OddsBy:
+    """Return one entry of a spec's ``odds_by``, checked."""
+    if not isinstance(raw, dict) or set(raw) != {"modifier", "heading", "values"}:
+        raise SpecError(f"{where}: expected modifier, heading and values")
+    table, dot, modifier = str(raw["modifier"]).partition(".")
+    if not dot or not table or not modifier:
+        raise SpecError(f"{where}: modifier: expected 'modifiers-table.modifier-id'")
+    values = raw["values"]
+    heading = str(raw["heading"])
+    if isinstance(values, list):
+        if not values or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            raise SpecError(f"{where}: values: expected a list of whole numbers")
+        return OddsBy((table, modifier), heading, values=tuple(values))
+    if not isinstance(values, dict) or not {"table", "field"} <= set(values) <= {
+        "table",
+        "field",
+        "plus",
+    }:
+        raise SpecError(
+            f"{where}: values: expected a list of whole numbers, or table, field and "
+            "optionally plus"
+        )
+    plus = _names(values.get("plus") or [], f"{where}: values: plus")
+    return OddsBy(
+        (table, modifier),
+        heading,
+        field_name=str(values["field"]),
+        source=str(values["table"]),
+        plus=plus,
+    )
 
 
 TEXT_KEYS = ("result", "printed", "text")
@@ -98,10 +166,22 @@ HEADING_WORD = 6
 COLUMN_CHARS = 47
 HOUSE_SUFFIX = re.compile(r"\s*\(house table\)\s*$", re.IGNORECASE)
 SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)+)\s*[–-]\s")
-DICE_AT_START = re.compile(r"^\s*(?:basic\s+)?(\d*)[dD](\d+)\b", re.IGNORECASE)
 THRESHOLD = re.compile(r"(\d+) or (better|more|less)")
 POOL_SUCCESS = re.compile(r"each ((\d+)(?: or \d+)*) (?:is a success|hits)")
 NET_MODIFIERS = range(-3, 4)
+
+
+def dice_at_start(roll: str) -> tuple[int, int] | None:
+    """Return the count and sides of the plain dice a roll's words start with ("2d6, 5 or
+    better succeeds", "Basic 4D6 ..."), read by the dice parser, or None."""
+    words = roll.replace(",", " ").replace(";", " ").split()
+    if words and words[0].casefold() == "basic":
+        words = words[1:]
+    try:
+        dice = plain_dice(words[0]) if words else None
+    except DiceError:
+        return None
+    return (dice.count, dice.sides) if dice else None
 
 
 def percent(chance: Fraction) -> str:
@@ -126,7 +206,7 @@ def context(
     plan = layout_of(ruleset)
     sections = []
     for number, section in enumerate(plan.sections, start=1):
-        blocks = [block(chosen.tables[key], plan) for key in section.tables]
+        blocks = [block(chosen.tables[key], plan, rules) for key in section.tables]
         sections.append({"title": section.title, "anchor": f"s{number}", "blocks": blocks})
     return {
         "ruleset": {"id": chosen.id, "title": chosen.title, "notes": list(chosen.notes)},
@@ -160,9 +240,9 @@ def short_title(table: Table) -> str:
     return HOUSE_SUFFIX.sub("", table.title) or table.title
 
 
-def block(table: Table, plan: Layout | None = None) -> dict[str, Any]:
+def block(table: Table, plan: Layout | None = None, rules: Rules | None = None) -> dict[str, Any]:
     """Return everything the template prints for one table (laid out as `plan`, by default
-    its own ruleset's quick reference)."""
+    its own ruleset's quick reference; `rules` gives the other tables its odds may read)."""
     plan = plan or layout_of(table.id.split(".", 1)[0])
     number = SECTION_NUMBER.match(table.source.heading or "")
     out: dict[str, Any] = {
@@ -185,7 +265,7 @@ def block(table: Table, plan: Layout | None = None) -> dict[str, Any]:
         out["groups"] = modifier_groups(table.modifiers)
         out["odds"] = modifier_odds(table)
     else:
-        out.update(table_grid(table, plan))
+        out.update(table_grid(table, plan, rules))
         out["wide"] = grid_is_wide(out)
     return out
 
@@ -257,10 +337,10 @@ def modifier_odds(table: Table) -> dict[str, Any] | None:
     success") gets the chance of each number of successes of the basic pool.
     """
     roll = table.roll or ""
-    dice = DICE_AT_START.match(roll)
+    dice = dice_at_start(roll)
     if dice is None:
         return None
-    count, sides = int(dice[1] or 1), int(dice[2])
+    count, sides = dice
     target = THRESHOLD.search(roll)
     pool = POOL_SUCCESS.search(roll)
     if target is not None:
@@ -369,16 +449,22 @@ def odds_caption(axis: Axis, what: str) -> str | None:
     return f"{what}: chance on {axis.dice}."
 
 
-def table_grid(table: Table, plan: Layout) -> dict[str, Any]:
+def table_grid(table: Table, plan: Layout, rules: Rules | None = None) -> dict[str, Any]:
     """Lay out a table of kind ``table`` as a grid: headings, rows of cells, odds."""
     if len(table.axes) == 1:
-        return one_axis_grid(table, plan)
+        return one_axis_grid(table, plan, rules)
     return two_axis_grid(table, plan)
 
 
-def one_axis_grid(table: Table, plan: Layout) -> dict[str, Any]:
+def one_axis_grid(table: Table, plan: Layout, rules: Rules | None = None) -> dict[str, Any]:
     axis = table.axes[0]
     columns = columns_of(table, plan)
+    wanted = plan.odds_by.get(table.key)
+    if wanted is not None and rules is not None:
+        step = modifier_step(table, rules, wanted)
+        by_value = odds_by_value(table, rules, wanted)
+        if step is not None and by_value:
+            return _grid_by_value(table, columns, wanted, step, by_value)
     chances = value_chances(axis) if axis.dice else None
     rows = []
     targets = False
@@ -403,6 +489,125 @@ def one_axis_grid(table: Table, plan: Layout) -> dict[str, Any]:
         "odds_row": None,
         "rows": rows,
         "captions": [c for c in captions if c],
+    }
+
+
+def odds_by_values(table: Table, rules: Rules, wanted: OddsBy) -> tuple[int, ...] | None:
+    """Return the values an ``odds_by`` entry prints for `table`, read from `rules`.
+
+    None where the rules do not give them (a house table of another shape).
+    """
+    if wanted.values:
+        return wanted.values
+    tables = rules.rulesets[table.ruleset].tables
+    source = tables.get(wanted.source)
+    if source is None:
+        return None
+    found = [
+        cell[wanted.field_name]
+        for cell in _flat_cells(source)
+        if isinstance(cell.get(wanted.field_name), int)
+        and not isinstance(cell[wanted.field_name], bool)
+    ]
+    if not found:
+        return None
+    top = max(found)
+    for key in wanted.plus:
+        bonus = tables.get(key)
+        if bonus is None:
+            return None
+        effects = [
+            cell["effect"][wanted.field_name]
+            for cell in _flat_cells(bonus)
+            if isinstance(cell.get("effect"), Mapping)
+            and isinstance(cell["effect"].get(wanted.field_name), int)
+        ]
+        top += max([0, *effects])
+    return tuple(range(min(found), top + 1))
+
+
+def _flat_cells(table: Table) -> list[Mapping[str, Any]]:
+    """Return the cells of a table of any shape that are mappings, row by row."""
+    cells = [c for row in table.cells for c in (row if isinstance(row, tuple) else (row,))]
+    return [c for c in cells if isinstance(c, Mapping)]
+
+
+def odds_by_value(
+    table: Table, rules: Rules, wanted: OddsBy
+) -> list[tuple[int, list[Fraction]]] | None:
+    """Return, per value v, the chance of each row of a modified roll table on its dice plus
+    the modifier taken v times (no other modifier).
+
+    None where the table or the rules do not fit the entry (a house table of another shape):
+    the table then prints the odds on its bare dice.
+    """
+    if len(table.axes) != 1 or table.axes[0].dice is None or not table.axes[0].numeric:
+        return None
+    axis = table.axes[0]
+    step = modifier_step(table, rules, wanted)
+    values = odds_by_values(table, rules, wanted)
+    if step is None or values is None:
+        return None
+    assert axis.dice is not None
+    dist = distribution(axis.dice)
+    return [
+        (
+            value,
+            [
+                sum(
+                    (p for total, p in dist.items() if row.contains(total + step * value)),
+                    Fraction(0),
+                )
+                for row in axis.values
+            ],
+        )
+        for value in values
+    ]
+
+
+def modifier_step(table: Table, rules: Rules, wanted: OddsBy) -> int | None:
+    """Return the value of an ``odds_by`` modifier, or None if the rules have no such number."""
+    mods = rules.rulesets[table.ruleset].tables.get(wanted.modifier[0])
+    if mods is None or mods.kind != "modifiers":
+        return None
+    try:
+        step = mods.modifier(wanted.modifier[1]).value
+    except KeyError:
+        return None
+    return step if isinstance(step, int) else None
+
+
+def _grid_by_value(
+    table: Table,
+    columns: list[tuple[str, str]],
+    wanted: OddsBy,
+    step: int,
+    by_value: list[tuple[int, list[Fraction]]],
+) -> dict[str, Any]:
+    """Lay out a one-axis roll table with a column of odds for each value of a modifier."""
+    axis = table.axes[0]
+    rows = []
+    for i, (value, cell) in enumerate(zip(axis.values, table.cells, strict=True)):
+        cells = [{"text": field_text(cell, key), "chance": ""} for key, _ in columns]
+        extra = [percent(chances[i]) for _, chances in by_value]
+        rows.append({"label": value.label, "cells": cells, "extra": extra})
+    name = wanted.heading
+    low, high = by_value[0][0], by_value[-1][0]
+    added = f"+ {name}" if step == 1 else f"{signed(step)} × {name}"
+    caption = (
+        f"Odds by {name} {low}-{high}: the chance of each row on {axis.dice} {added}, "
+        "with no other modifier."
+    )
+    if step == 1:
+        caption += f" With other modifiers, read the column of {name} plus their net total."
+    return {
+        "corner": axis_title(axis),
+        "col_title": "",
+        "heads": [heading for _, heading in columns],
+        "extra_heads": [f"{name} {value}" for value, _ in by_value],
+        "odds_row": None,
+        "rows": rows,
+        "captions": [caption],
     }
 
 
@@ -446,13 +651,17 @@ def two_axis_grid(table: Table, plan: Layout) -> dict[str, Any]:
         captions.append(f"Right: the chance on {col_axis.dice} of {counted}, row by row.")
     if targets:
         captions.append(target_caption(table))
+    # a table printed with captions on its head and foot rows (a staircase whose halves
+    # are read two ways) carries them as params: they print on the table, as in the seed
+    header, footer = table.params.get("header_caption"), table.params.get("footer_caption")
     return {
         "corner": axis_title(row_axis),
-        "col_title": axis_title(col_axis),
+        "col_title": str(header) if header else axis_title(col_axis),
         "heads": list(col_axis.labels),
         "extra_heads": extra_heads,
         "odds_row": [percent(c) for c in col_chances] if col_chances is not None else None,
         "rows": rows,
+        "footer": str(footer) if footer else "",
         "captions": [c for c in captions if c],
     }
 
