@@ -98,7 +98,7 @@ def test_tactical_ship_types(rules: Rules) -> None:
 
 # Each reading rules-notes.md decides, and words its table's note must contain.
 READINGS = {
-    "duel.record-sheet": r"21",
+    "duel.record-sheet": r"(?s)21.*22",
     "duel.rounding": r"round",
     "duel.attack": r"half",
     "duel.wound-totals": r"half",
@@ -122,6 +122,19 @@ READINGS = {
     "flob.turn-sequence": r"(?i)3 red|three red",
     "flob.broadside": r"(?i)no effect",
     "flob.range-modifiers": r"n/a",
+    # the readings of the second audit (issue 12)
+    "flob.tacking-modifiers": r"(?i)the first .{0,60}included",
+    "flob.fire-fighting": r"(?i)5 and up",
+    "flob.weather": r"(?i)never improves",
+    "flob.ammunition-effects": r"(?i)fir\w* high.{0,200}mast",
+    "convoy.sailing-movement": r"(?i)one chain",
+    "convoy.battle-clock": r"(?i)moving player",
+    "convoy.gunnery": r"(?i)fog",
+    "convoy.captured-ships": r"(?i)scurvy",
+    "convoy.struck-ships": r"(?i)not (be )?shot at|is not shot",
+    "tactical.zero-ratings": r"(?i)cannot board",
+    "tactical.draw": r"(?i)reshuffle",
+    "duel.brawling": r"(?i)reduction",
 }
 
 
