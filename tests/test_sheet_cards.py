@@ -1,5 +1,6 @@
-"""Card sheets: the tactical action deck and the FLoB turn-order deck, faces and mirrored
-backs, nine poker cards to a page with crop marks; read back with pypdf."""
+"""Card sheets, drawn with ReportLab: the tactical action deck and the FLoB turn-order deck,
+faces and mirrored backs, nine poker cards to a page with cut lines and crop marks, the
+deck spread evenly over its sheets; read back with pypdf."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pypdf import PdfReader
 from generator.errors import InputError
 from generator.loading import Rules
 from generator.render.kinds import cards
-from generator.render.sheets import render_sheet, sheet_html
+from generator.render.sheets import render_sheet
 from tests.pdfs import MM, PAGE_SIZES, colours, page_text, read, runs, thin_rects
 
 PAGES = {"tactical": 8, "flob": 2}
@@ -54,7 +55,12 @@ def test_every_tactical_card_is_printed_twice(
         assert "".join(cell["result"].split()) in "".join("".join(faces).split())
     assert "Movement roll" in faces[0] and "own ship" in faces[0]
     backs = [page_text(page) for page in reader.pages[1::2]]
-    assert [back.count("Action deck") for back in backs] == [9, 9, 9, 1]
+    # 28 cards spread 7 a sheet; the last sheet's free slots: a turn-sequence card a player
+    assert [back.count("Action deck") for back in backs] == [7, 7, 7, 7]
+    assert [back.count("Phase reference") for back in backs] == [0, 0, 0, 2]
+    assert faces[3].count(rules.table("tactical.turn-phases").title) == 2
+    # no program ids or copy counts on a player's card
+    assert "tactical.cards" not in "".join(faces) and " of 2" not in "".join(faces)
 
 
 @pytest.mark.parametrize("paper", list(PAGE_SIZES))
@@ -67,7 +73,9 @@ def test_flob_turn_cards(rules: Rules, decks: dict[tuple[str, str], PdfReader], 
     for table in ("flob.command-phase", "flob.action-phases"):
         for item in rules.table(table).items:
             assert "".join(item.text.split()) in flat, item.text
-    assert back.count("Turn-order deck") == 6 and back.count("Phase reference") == 2
+    # six turn cards, the two phase cards and one turn-sequence card (one free slot)
+    assert back.count("Turn-order deck") == 6 and back.count("Phase reference") == 3
+    assert "flob.turn-sequence" not in face
 
 
 @pytest.mark.parametrize("paper", list(PAGE_SIZES))
@@ -80,7 +88,7 @@ def test_crop_marks_are_at_every_cut_and_thick_enough(
     width, height = geometry["card_w"] * MM * 3, geometry["card_h"] * MM * 3
     columns = [left + i * geometry["card_w"] * MM for i in range(4)]
     rows = [top + j * geometry["card_h"] * MM for j in range(4)]
-    for page in decks[deck, paper].pages:
+    for number, page in enumerate(decks[deck, paper].pages):
         outside = {
             r
             for r in thin_rects(page)
@@ -89,6 +97,9 @@ def test_crop_marks_are_at_every_cut_and_thick_enough(
             or r[1] + r[3] <= top + 0.1
             or r[1] >= top + height - 0.1
         }
+        if number % 2:  # a page of backs: cut from the faces, no marks; a bleed instead
+            assert outside == set()
+            continue
         assert len(outside) == 16  # 4 cuts each way, marked at both ends
         for x, y, w, h in outside:
             assert min(w, h) >= 0.5
@@ -109,8 +120,8 @@ def test_text_is_7pt_or_more_and_stays_inside_the_cards(
     for page in decks[deck, "letter"].pages:
         for text, x, y, size in runs(page):
             assert size >= 6.99, (text, size)
-            if ("sheet" in text and " of " in text) or ("deck" in text and "·" in text):
-                continue  # the page label, in the margin
+            if x < left or y < top:
+                continue  # the page label, in the margin (on Letter, turned in the left one)
             column, row = (x - left) / card_w, (y - top) / card_h
             assert 0 <= column < 3 and 0 <= row < 3, (text, x, y)
             inside_x = (x - left) - int(column) * card_w
@@ -119,13 +130,17 @@ def test_text_is_7pt_or_more_and_stays_inside_the_cards(
 
 
 def test_backs_land_behind_their_faces(decks: dict[tuple[str, str], PdfReader]) -> None:
-    """The last tactical sheet has one card, top left; its back is top right."""
+    """The last tactical sheet's turn-sequence cards stand in its last row, middle and
+    right; their backs in the last row, middle and left."""
     reader = decks["tactical", "a4"]
     width = float(reader.pages[0].mediabox.width)
-    face = [x for text, x, _, _ in runs(reader.pages[6]) if text == "Rake the Bow"]
-    back = [x for text, x, _, _ in runs(reader.pages[7]) if text == "Action deck"]
-    assert face and max(face) < width / 3
-    assert back and min(back) > 2 * width / 3
+    height = float(reader.pages[0].mediabox.height)
+    face = [(x, y) for text, x, y, _ in runs(reader.pages[6]) if text.startswith("Each turn")]
+    back = [(x, y) for text, x, y, _ in runs(reader.pages[7]) if text == "Phase reference"]
+    assert len(face) == len(back) == 2
+    assert all(y > 2 * height / 3 for _, y in face + back)
+    assert sorted(x > width / 3 for x, _ in face) == [True, True]
+    assert sorted(x < 2 * width / 3 for x, _ in back) == [True, True]
 
 
 @pytest.mark.parametrize("deck", list(PAGES))
@@ -159,9 +174,9 @@ def test_layout_marks_and_mirrored_slots() -> None:
 
 def test_back_pages_mirror_the_face_pages(rules: Rules) -> None:
     deck = cards.deck(rules, "tactical")
-    pages = cards.pages(deck["cards"], cards.layout("a4"))
+    pages = cards.pages(deck["cards"], cards.layout("a4"), deck["fill"])
     assert [(p["back"], len(p["slots"])) for p in pages] == [
-        (False, 9), (True, 9), (False, 9), (True, 9), (False, 9), (True, 9), (False, 1), (True, 1)
+        (False, 7), (True, 7), (False, 7), (True, 7), (False, 7), (True, 7), (False, 9), (True, 9)
     ]  # fmt: skip
     for face, back in zip(pages[::2], pages[1::2], strict=True):
         assert [s["card"] for s in face["slots"]] == [s["card"] for s in back["slots"]]
@@ -169,11 +184,16 @@ def test_back_pages_mirror_the_face_pages(rules: Rules) -> None:
             assert (b["column"], b["row"]) == (2 - f["column"], f["row"])
 
 
-def test_crop_mark_width_reaches_the_stylesheet(rules: Rules) -> None:
-    html = sheet_html("cards", rules, ruleset="flob", paper="letter")
-    width = round(cards.CROP_MARK_PT * 25.4 / 72, 3)
-    assert f"width: {width}mm" in html and f"height: {width}mm" in html
-    assert cards.CROP_MARK_PT >= 0.5
+def test_a_deck_is_spread_evenly_never_a_lone_card() -> None:
+    assert cards.spread(28, 9) == [7, 7, 7, 7]
+    assert cards.spread(8, 9) == [8]
+    assert cards.spread(10, 9) == [5, 5]
+    assert cards.spread(19, 9) == [7, 6, 6]
+    assert cards.spread(0, 9) == []
+    for count in range(1, 60):
+        sizes = cards.spread(count, 9)
+        assert sum(sizes) == count and max(sizes) - min(sizes) <= 1 and max(sizes) <= 9
+        assert len(sizes) == -(-count // 9)
 
 
 def test_card_options_that_do_not_apply_are_refused(rules: Rules) -> None:

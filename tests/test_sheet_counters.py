@@ -11,6 +11,7 @@ import pytest
 from generator.errors import InputError
 from generator.generate.scenario import roll_scenario
 from generator.loading import Rules, load_rules
+from generator.render import cells
 from generator.render.kinds import counters
 from generator.render.sheets import render_sheet
 from tests.pdfs import PAGE_SIZES, flat, read, smallest_text
@@ -37,7 +38,7 @@ def expected_pages(data: dict[str, Any], paper: str) -> int:
 
 
 def test_names_fit_their_counters_whole() -> None:
-    for shape in (counters.Shape(False, counters.SQUARE_MM), counters.Shape(True, counters.HEX_MM)):
+    for shape in (counters.Shape(False, cells.SQUARE_MM), counters.Shape(True, cells.HEX_MM)):
         for name in (LONG_NAME, ESCAPED, "Witte Olifant", "Kronprinsessan Lovisa Ulrika"):
             ship = {"name": name, "class": "Heavy frigate (44)", "navy": "portuguese"}
             laid = counters.counter(ship, 0, "portuguese", shape, "impulse", 0, 0)

@@ -25,15 +25,24 @@ def boxes(box: Any) -> Iterator[Any]:
         yield from boxes(child)
 
 
-def test_every_manifest_names_an_existing_template() -> None:
+def test_every_manifest_names_an_existing_template_or_draws() -> None:
+    """A kind is laid out from its template by WeasyPrint, or drawn by its module with
+    ReportLab: one engine a kind, never both."""
     import importlib
 
     from generator.resources import resource_dir
 
+    templates = {p.name for p in resource_dir("templates").glob("*.html.j2")}
     for kind in sheet_kinds().values():
-        assert (resource_dir("templates") / kind.template).is_file(), kind.kind
         module = importlib.import_module(f"generator.render.kinds.{kind.kind.replace('-', '_')}")
         assert callable(module.context), kind.kind
+        if kind.drawn:
+            assert callable(module.draw), kind.kind
+            stem = kind.kind.replace("-", "_")
+            assert not any(name.startswith(stem) for name in templates), kind.kind
+        else:
+            assert kind.template in templates and not hasattr(module, "draw"), kind.kind
+    assert sheet_kinds()["cards"].drawn
 
 
 # the seed's record sheet: two blocks of 21 turns (front and back), each a page with the grid,

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from fontTools import subset
 from fontTools.ttLib import TTFont
+from truetype_fonts import convert
 
 TARGET = Path(__file__).resolve().parents[1] / "templates" / "fonts"
 UNICODES = [
@@ -91,6 +92,11 @@ def main(sources: list[str]) -> None:
             "Lato", "QMSans-Lato"
         )
         font.save(out)
+        if out.suffix == ".otf":
+            # one copy that both engines embed: ReportLab cannot embed CFF outlines
+            convert(out, out.with_suffix(".ttf"))
+            out.unlink()
+            out = out.with_suffix(".ttf")
         print(f"{out.name}: {out.stat().st_size // 1024} KiB")
 
 

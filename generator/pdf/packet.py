@@ -20,7 +20,15 @@ from generator import __version__
 from generator.errors import InputError
 from generator.generate.base import get_generator
 from generator.loading import Rules
-from generator.render.sheets import PAPERS, get_kind, layout_sheet, sheet_kinds, static_sheet_pdf
+from generator.render.draw import Drawing
+from generator.render.sheets import (
+    PAPERS,
+    draw_sheet,
+    get_kind,
+    layout_sheet,
+    sheet_kinds,
+    static_sheet_pdf,
+)
 from generator.rulesets import SpecError, get_spec
 
 
@@ -45,6 +53,7 @@ class Sheet:
     document: Any | None = None
     pdf: bytes | None = None
     marks: tuple[tuple[str, int], ...] = ()
+    drawn: range | None = None  # its pages in the packet's drawing (the drawn sheets)
 
 
 @dataclass
@@ -69,6 +78,8 @@ class Packet:
     fillable: bool
     title: str
     subject: str
+    drawing: bytes | None = None  # every drawn sheet of the packet, on one canvas
+    drawn_marks: tuple[Any, ...] = ()  # their outline entries (generator.render.draw.Mark)
 
     def sheets(self, sides: set[int] | None = None) -> list[Sheet]:
         """Return the sheets in order, with blanks so each side's part starts on an odd page.
@@ -113,6 +124,7 @@ class Packet:
             if documents
             else None
         )
+        drawn = PdfReader(io.BytesIO(self.drawing)) if self.drawing else None
         writer = PdfWriter()
         next_page = 0
         marks: list[tuple[int, str, int, float, float]] = []
@@ -121,6 +133,13 @@ class Packet:
             if sheet is BLANK:
                 box = writer.pages[-1].mediabox
                 writer.add_blank_page(float(box.width), float(box.height))
+            elif sheet.drawn is not None:
+                assert drawn is not None
+                writer.append(drawn, pages=list(sheet.drawn), import_outline=False)
+                for mark in self.drawn_marks:
+                    if mark.page in sheet.drawn:
+                        page = start + mark.page - sheet.drawn.start
+                        marks.append((mark.level, mark.label, page, 0.0, mark.top_pt))
             elif sheet.document is not None:
                 assert laid is not None
                 count = len(sheet.document.pages)
@@ -164,6 +183,8 @@ class Packet:
 
 
 def _page_count(sheet: Sheet) -> int:
+    if sheet.drawn is not None:
+        return len(sheet.drawn)
     if sheet.document is not None:
         return len(sheet.document.pages)
     if sheet.pdf is None:
@@ -205,6 +226,7 @@ def build_packet(
     subject = f"{rules.rulesets[ruleset].title}; scenario seed {scenario['seed']}"
 
     made: list[str] = []  # the sheets about the scenario so far: their fields' prefixes
+    drawing = Drawing(paper, mono=mono)  # the packet's drawn sheets, fonts embedded once
 
     def sheet(kind: str, data: dict[str, Any] | None, *bookmarks: tuple[str, int]) -> Sheet:
         fields = fillable and get_kind(kind).fillable
@@ -221,6 +243,20 @@ def build_packet(
                 cache=cache,
             )
             return Sheet(pdf=pdf, marks=bookmarks)
+        if get_kind(kind).drawn:
+            first = drawing.pages
+            draw_sheet(
+                drawing,
+                kind,
+                rules,
+                data=data,
+                ruleset=serves,
+                fillable=fields,
+                bookmarks=bookmarks,
+                field_prefix=f"s{len(made) + 1}_",
+            )
+            made.append(kind)
+            return Sheet(drawn=range(first, drawing.pages))
         document = layout_sheet(
             kind,
             rules,
@@ -266,7 +302,16 @@ def build_packet(
     for kind in plan["spares"]:
         label = f"Spare: {get_kind(kind).title}"
         parts.append(Part(label, None, [sheet(kind, None, (label, 1))]))
-    return Packet(scenario, parts, paper, fillable, f"Game-night packet — {title}", subject)
+    return Packet(
+        scenario,
+        parts,
+        paper,
+        fillable,
+        f"Game-night packet — {title}",
+        subject,
+        drawing=drawing.finish() if drawing.pages else None,
+        drawn_marks=tuple(drawing.marks),
+    )
 
 
 def check_packet_options(paper: str) -> None:

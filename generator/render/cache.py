@@ -65,6 +65,24 @@ def sheet_key(html: str, *, fillable: bool) -> str:
     return digest.hexdigest()
 
 
+@cache
+def _reportlab_version() -> str:
+    from importlib.metadata import version
+
+    return version("reportlab")
+
+
+def drawing_key(source: str, *, fillable: bool) -> str:
+    """Return the cache key of a drawn sheet, given all it follows from as `source` (its
+    code's fingerprint, its context and options)."""
+    digest = hashlib.sha256()
+    for part in (FORMAT, __version__, _reportlab_version(), _resources_fingerprint()):
+        digest.update(part.encode() + b"\0")
+    digest.update(b"fillable\0" if fillable else b"printed\0")
+    digest.update(source.encode("utf-8"))
+    return digest.hexdigest()
+
+
 def _entries(folder: Path, key: str) -> list[Path]:
     return sorted(folder.glob(f"{key}-*.pdf"))
 

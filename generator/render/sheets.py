@@ -10,9 +10,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from generator.errors import InputError
+from generator.errors import InputError, QuartermasterError
 from generator.loading import Rules
 from generator.loading.yamlfile import read_yaml
+from generator.render.draw import Mark
 from generator.resources import resource_dir
 from generator.rulesets import serving
 
@@ -31,7 +32,8 @@ _MANIFEST_KEYS = {
     "fillable",
     "frame",
 }
-_REQUIRED_KEYS = _MANIFEST_KEYS - {"frame"}
+# a kind is laid out from its template by WeasyPrint, or drawn by its module (no template)
+_REQUIRED_KEYS = _MANIFEST_KEYS - {"frame", "template"}
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ class SheetKind:
     kind: str
     title: str
     description: str
-    template: str
+    template: str | None  # None: drawn with ReportLab by its module's ``draw``
     rulesets: tuple[str, ...]
     data: str
     static_when_blank: bool
@@ -50,6 +52,11 @@ class SheetKind:
     # where the sheet's ink belongs: mm in from the paper's top, right, bottom and left
     # edges (the page margins, and any running footer); None: the sheet places itself
     frame: tuple[float, float, float, float] | None = None
+
+    @property
+    def drawn(self) -> bool:
+        """Whether the kind is drawn with ReportLab (else laid out from its template)."""
+        return self.template is None
 
 
 @cache
@@ -73,7 +80,7 @@ def sheet_kinds() -> dict[str, SheetKind]:
             kind=str(raw["kind"]),
             title=str(raw["title"]),
             description=str(raw["description"]),
-            template=str(raw["template"]),
+            template=str(raw["template"]) if raw.get("template") else None,
             rulesets=serving(path.stem),
             data=str(raw["data"]),
             static_when_blank=bool(raw["static_when_blank"]),
@@ -155,21 +162,13 @@ def sheet_html(
     from generator.render.templating import render_html
 
     sheet = get_kind(kind)
-    if paper not in PAPERS:
-        raise InputError(f"--paper {paper}: choose a4 or letter")
-    if fillable and not sheet.fillable:
-        raise InputError(f"--fillable: the {kind} sheet has no write-in fields")
-    if ruleset is None and data is not None and data.get("ruleset") in sheet.rulesets:
-        ruleset = str(data["ruleset"])
-    if ruleset is None and len(sheet.rulesets) == 1:
-        ruleset = sheet.rulesets[0]
-    if ruleset not in sheet.rulesets:
-        raise InputError(f"--ruleset: the {kind} sheet serves {', '.join(sheet.rulesets)}")
+    if sheet.template is None:
+        raise QuartermasterError(f"the {kind} sheet is drawn, not laid out from a template")
+    ruleset = settle(sheet, data, ruleset, paper, fillable)
     context = _context(kind)(rules, data, paper, ruleset)
-    about = data.get("title") or data.get("name") if data else None
     html = render_html(
         sheet.template,
-        doc_title=doc_title or (f"{sheet.title} — {about}" if about else sheet.title),
+        doc_title=doc_title or document_title(sheet, data),
         doc_subject=doc_subject or sheet.description,
         bookmarks=bookmarks,
         paper=PAPERS[paper],
@@ -184,6 +183,94 @@ def sheet_html(
 
 
 _INPUT_NAME = re.compile(r'(<input\b[^>]*?\bname=")')
+
+
+def settle(
+    sheet: SheetKind, data: dict[str, Any] | None, ruleset: str | None, paper: str, fillable: bool
+) -> str:
+    """Check a sheet's options and return the ruleset it is printed for."""
+    if paper not in PAPERS:
+        raise InputError(f"--paper {paper}: choose a4 or letter")
+    if fillable and not sheet.fillable:
+        raise InputError(f"--fillable: the {sheet.kind} sheet has no write-in fields")
+    if ruleset is None and data is not None and data.get("ruleset") in sheet.rulesets:
+        ruleset = str(data["ruleset"])
+    if ruleset is None and len(sheet.rulesets) == 1:
+        ruleset = sheet.rulesets[0]
+    if ruleset not in sheet.rulesets:
+        raise InputError(f"--ruleset: the {sheet.kind} sheet serves {', '.join(sheet.rulesets)}")
+    return ruleset
+
+
+def document_title(sheet: SheetKind, data: dict[str, Any] | None) -> str:
+    """Return a sheet's PDF title: its kind's, and what it is about."""
+    about = data.get("title") or data.get("name") if data else None
+    return f"{sheet.title} — {about}" if about else sheet.title
+
+
+def draw_sheet(
+    drawing: Any,
+    kind: str,
+    rules: Rules,
+    *,
+    data: dict[str, Any] | None = None,
+    ruleset: str | None = None,
+    fillable: bool = False,
+    bookmarks: tuple[tuple[str, int], ...] = (),
+    field_prefix: str = "",
+) -> None:
+    """Draw one sheet of a drawn `kind` onto `drawing` (a `generator.render.draw.Drawing`,
+    which gives the paper and mono), from its first page on.
+
+    Args:
+        bookmarks: (label, level) of outline entries at the sheet's first page (packets).
+        field_prefix: put before every form field's name (as for `sheet_html`).
+    """
+    sheet = get_kind(kind)
+    if not sheet.drawn:
+        raise QuartermasterError(f"the {kind} sheet is laid out from a template, not drawn")
+    ruleset = settle(sheet, data, ruleset, drawing.paper, fillable)
+    context = _context(kind)(rules, data, drawing.paper, ruleset)
+    first = drawing.pages
+    _draw(kind)(
+        drawing,
+        context,
+        boxes=page_boxes(kind, drawing.paper),
+        fillable=fillable,
+        field_prefix=field_prefix,
+    )
+    for label, level in bookmarks:
+        drawing.marks.insert(
+            next((i for i, m in enumerate(drawing.marks) if m.page >= first), len(drawing.marks)),
+            Mark(label, level, first, drawing.y(0)),
+        )
+
+
+def _draw(kind: str) -> Callable[..., None]:
+    module = importlib.import_module(f"generator.render.kinds.{kind.replace('-', '_')}")
+    drawer: Callable[..., None] = module.draw
+    return drawer
+
+
+def drawn_pdf(
+    kind: str,
+    rules: Rules,
+    *,
+    data: dict[str, Any] | None = None,
+    ruleset: str | None = None,
+    paper: str = "a4",
+    mono: bool = False,
+    fillable: bool = False,
+) -> bytes:
+    """Return the PDF of one drawn sheet on its own."""
+    from generator.render.draw import Drawing
+
+    sheet = get_kind(kind)
+    drawing = Drawing(
+        paper, title=document_title(sheet, data), subject=sheet.description, mono=mono
+    )
+    draw_sheet(drawing, kind, rules, data=data, ruleset=ruleset, fillable=fillable)
+    return drawing.finish()
 
 
 def layout_sheet(kind: str, rules: Rules, *, fillable: bool = False, **options: Any) -> Any:
@@ -223,14 +310,31 @@ def static_sheet_pdf(
     key = (kind, str(ruleset), paper, str(mono), str(fillable), rules_fingerprint(rules))
     if cache and key in _STATIC_PDFS:
         return _STATIC_PDFS[key]
-    html = sheet_html(kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable)
+    settle(get_kind(kind), None, ruleset, paper, fillable)  # bad options fail first
     boxes = page_boxes(kind, paper)
-    disk_key = disk.sheet_key(html + repr(sorted(boxes.items())), fillable=fillable)
-    pdf = disk.load(disk_key) if cache else None
-    if pdf is None:
-        pdf = write_pdf([layout(html, fillable=fillable, boxes=boxes)], fillable=fillable)
-        if cache:
-            disk.store(disk_key, pdf)
+    if get_kind(kind).drawn:
+        # a drawn sheet follows from its code and its context, as a laid-out one from its HTML
+        from generator.render.draw import source_fingerprint
+
+        sheet = get_kind(kind)
+        settled = settle(sheet, None, ruleset, paper, fillable)
+        context = _context(kind)(rules, None, paper, settled)
+        module = f"generator.render.kinds.{kind.replace('-', '_')}"
+        source = repr((source_fingerprint(module), context, paper, mono, sorted(boxes.items())))
+        disk_key = disk.drawing_key(source, fillable=fillable)
+        pdf = disk.load(disk_key) if cache else None
+        if pdf is None:
+            pdf = drawn_pdf(kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable)
+            if cache:
+                disk.store(disk_key, pdf)
+    else:
+        html = sheet_html(kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable)
+        disk_key = disk.sheet_key(html + repr(sorted(boxes.items())), fillable=fillable)
+        pdf = disk.load(disk_key) if cache else None
+        if pdf is None:
+            pdf = write_pdf([layout(html, fillable=fillable, boxes=boxes)], fillable=fillable)
+            if cache:
+                disk.store(disk_key, pdf)
     if cache:
         _STATIC_PDFS[key] = pdf
     return pdf
@@ -266,6 +370,10 @@ def render_sheet(
     if data is None:
         return static_sheet_pdf(
             kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable
+        )
+    if get_kind(kind).drawn:
+        return drawn_pdf(
+            kind, rules, data=data, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable
         )
     html = sheet_html(
         kind, rules, data=data, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable

@@ -1,13 +1,16 @@
-"""Card decks, poker size, nine to a page, as the ``cards`` section of a ruleset's spec
-describes them: a card for every row of a table (each in as many copies as the table says,
-its structured fields printed as an effect), or numbered cards of each colour of a suit
-deck, with reference cards carrying the steps of rules too long for a face.
+"""Card decks, poker size, nine to a page, drawn with ReportLab, as the ``cards`` section
+of a ruleset's spec describes them: a card for every row of a table (each in as many copies
+as the table says, its structured fields printed as an effect), or numbered cards of each
+colour of a suit deck, with reference cards carrying the steps of rules too long for a face.
 
-The cards of a page touch, so one cut separates two cards; crop marks in the page margin
-continue every cut line. Each page of faces is followed by a page of backs laid out as the
-faces' mirror image left to right, so that printed double-sided with a flip on the long
-edge every back lands behind its own face. The block of cards is centred, which keeps the
-mirrored block in place.
+The deck is spread as evenly as the sheets allow (28 cards: 7 a sheet on 4 sheets, never a
+lone card on the last); the last sheet's free slots take a turn-sequence card for each
+player where the spec names one, the rest stay blank. The faces of a sheet touch: grey cut
+lines run between them and crop marks in the margin continue every cut. Each sheet of
+faces is followed by its backs, laid out as the faces' mirror image left to right, so that
+printed double-sided with a flip on the long edge every back lands behind its own face; a
+back's colour runs 2 mm past the block's outer cuts (a bleed) and it has no inner frame,
+which would show any misregistration of the two sides.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 from generator.errors import InputError, QuartermasterError
 from generator.loading import Rules
 from generator.lookup import cell_text
+from generator.render.draw import MM, Box, Drawing, Fitted, fit, text_width_mm, write
 from generator.render.sheets import PAPERS
 from generator.rulesets import SpecError, sheet_section
 
@@ -34,6 +38,10 @@ CROP_LENGTH_MM = 6.0  # longest mark; shorter where the margin is narrow
 PRINTER_EDGE_MM = 4.2
 MIN_MARK_MM = 1.5  # a mark shorter than this is no help to the knife
 PT_MM = 25.4 / 72
+BLEED_MM = 2.0  # a back's colour beyond the block's outer cuts (Letter leaves 4.35 mm)
+CUT_LINE_PT = 0.35  # the grey lines between faces
+PLAYERS = 2  # turn-sequence cards on the last sheet, one for each player
+PAD_MM = 4.2  # inside a face
 
 
 def _short_title(title: str) -> str:
@@ -131,6 +139,8 @@ def deck_spec(ruleset: str) -> Mapping[str, Any]:
         raise SpecError(f"{where}: faces have a style ({', '.join(FACES)}) and a table")
     if style == "turn" and not (isinstance(faces.get("suits"), list) and faces.get("reminder")):
         raise SpecError(f"{where}: turn faces have suits and a reminder word")
+    if "fill" in raw and not isinstance(raw["fill"], str):
+        raise SpecError(f"{where}: fill names the rules table of the turn-sequence card")
     return raw
 
 
@@ -154,9 +164,21 @@ def deck(rules: Rules, ruleset: str) -> dict[str, Any]:
                 "style": "reference",
                 "name": table.title,
                 "steps": [item.text for item in table.items],
+                "ordered": table.ordered,
                 "source": table.id,
             }
         )
+    fill = None
+    if spec.get("fill"):
+        table = tables[str(spec["fill"])]
+        fill = {
+            "style": "reference",
+            "name": table.title,
+            "steps": [item.text for item in table.items],
+            "ordered": table.ordered,
+            "source": table.id,
+            "fill": True,
+        }
     hint: list[str] = []
     if spec.get("back_hint"):
         rule = " ".join(item.text for item in tables[faces["table"]].items)
@@ -167,6 +189,7 @@ def deck(rules: Rules, ruleset: str) -> dict[str, Any]:
         "game": _short_title(title),
         "game_full": title.split(" (")[0],
         "cards": cards,
+        "fill": fill,
         "back_hint": hint,
         "sources": [
             tables[faces["table"]].id,
@@ -249,12 +272,31 @@ def slot_position(index: int, back: bool) -> tuple[int, int]:
     return (cols - 1 - column if back else column), row
 
 
-def pages(cards: list[dict[str, Any]], geometry: dict[str, Any]) -> list[dict[str, Any]]:
-    """Return the pages: faces then their backs, for every nine cards."""
+def spread(count: int, per_sheet: int) -> list[int]:
+    """Return how many cards each sheet holds: as few sheets as `count` needs, as evenly
+    filled as they can be (28 on sheets of 9: 7, 7, 7, 7; never a lone card)."""
+    if count <= 0:
+        return []
+    sheets = -(-count // per_sheet)
+    base, extra = divmod(count, sheets)
+    return [base + (1 if i < extra else 0) for i in range(sheets)]
+
+
+def pages(
+    cards: list[dict[str, Any]], geometry: dict[str, Any], fill: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Return the pages: each sheet's faces then their backs; the last sheet's free slots
+    take `fill` (a turn-sequence card) for each player, the rest stay blank."""
     per_page = GRID[0] * GRID[1]
-    sheets = [cards[i : i + per_page] for i in range(0, len(cards), per_page)]
+    chunks: list[list[dict[str, Any]]] = []
+    start = 0
+    for size in spread(len(cards), per_page):
+        chunks.append(list(cards[start : start + size]))
+        start += size
+    if fill is not None and chunks:
+        chunks[-1] += [fill] * min(PLAYERS, per_page - len(chunks[-1]))
     result: list[dict[str, Any]] = []
-    for number, chunk in enumerate(sheets, start=1):
+    for number, chunk in enumerate(chunks, start=1):
         for back in (False, True):
             slots = []
             for index, card in enumerate(chunk):
@@ -269,7 +311,7 @@ def pages(cards: list[dict[str, Any]], geometry: dict[str, Any]) -> list[dict[st
                         "y": round(geometry["top"] + row * geometry["card_h"], 3),
                     }
                 )
-            result.append({"back": back, "number": number, "of": len(sheets), "slots": slots})
+            result.append({"back": back, "number": number, "of": len(chunks), "slots": slots})
     return result
 
 
@@ -283,5 +325,358 @@ def context(
         **made,
         "ruleset": ruleset,
         "geometry": geometry,
-        "pages": pages(made["cards"], geometry),
+        "pages": pages(made["cards"], geometry, made["fill"]),
     }
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def draw(
+    drawing: Drawing,
+    context: dict[str, Any],
+    *,
+    boxes: Mapping[str, Box],
+    fillable: bool,
+    field_prefix: str,
+) -> None:
+    """Draw the deck: each sheet's faces, then its backs."""
+    geometry = context["geometry"]
+    for page in context["pages"]:
+        drawing.new_page(boxes)
+        if page["back"]:
+            for slot in page["slots"]:
+                _back(drawing, context, slot, geometry)
+        else:
+            for slot in page["slots"]:
+                _face(drawing, context, slot, geometry)
+            _cut_lines(drawing, geometry)
+            _crop_marks(drawing, geometry)
+        _page_label(drawing, context, page, geometry)
+
+
+def _colour(drawing: Drawing, name: str) -> Any:
+    from reportlab.lib.colors import HexColor
+
+    return HexColor(drawing.colours[name])
+
+
+def _cut_lines(drawing: Drawing, g: dict[str, Any]) -> None:
+    """Grey lines along every cut of the block: one stroke of the knife each."""
+    from reportlab.lib.colors import HexColor
+
+    canvas = drawing.canvas
+    canvas.setStrokeColor(HexColor("#000000" if drawing.mono else "#9a948a"))
+    canvas.setLineWidth(CUT_LINE_PT)
+    cols, rows = GRID
+    left, top = g["left"], g["top"]
+    right, bottom = left + cols * g["card_w"], top + rows * g["card_h"]
+    for i in range(cols + 1):
+        x = drawing.x(left + i * g["card_w"])
+        canvas.line(x, drawing.y(top), x, drawing.y(bottom))
+    for j in range(rows + 1):
+        y = drawing.y(top + j * g["card_h"])
+        canvas.line(drawing.x(left), y, drawing.x(right), y)
+
+
+def _crop_marks(drawing: Drawing, g: dict[str, Any]) -> None:
+    canvas = drawing.canvas
+    canvas.setFillColor(_colour(drawing, "ink"))
+    for mark in g["marks"]:
+        canvas.rect(
+            drawing.x(mark["x"]),
+            drawing.y(mark["y"] + mark["h"]),
+            mark["w"] * MM,
+            mark["h"] * MM,
+            stroke=0,
+            fill=1,
+        )
+
+
+def _page_label(
+    drawing: Drawing, context: dict[str, Any], page: dict[str, Any], g: dict[str, Any]
+) -> None:
+    """Which sheet this is and how to print it, small, in the widest margin."""
+    label = g["label"]
+    where = f"sheet {page['number']} of {page['of']}"
+    words = (
+        f"{context['game']} · {str(context['deck']).lower()} · backs of {where}: print "
+        "double-sided, flip on the long edge"
+        if page["back"]
+        else f"{context['game']} · {str(context['deck']).lower()} · faces, {where}"
+    )
+    fitted = fit(words, "sans", label["w"], label["h"], (7.0,))
+    if fitted is None:
+        raise QuartermasterError(f"the card sheet's label does not fit: {words}")
+    canvas = drawing.canvas
+    if label["rotate"]:
+        canvas.saveState()
+        cx, cy = label["x"] + label["w"] / 2, label["y"] + label["h"] / 2
+        canvas.translate(drawing.x(cx), drawing.y(cy))
+        canvas.rotate(90)
+        canvas.translate(-drawing.x(cx), -drawing.y(cy))
+    top = label["y"] + label["h"] - fitted.height_mm
+    write(drawing, fitted, label["x"], top, label["w"], align="center", colour="faint")
+    if label["rotate"]:
+        canvas.restoreState()
+
+
+def _face(
+    drawing: Drawing, context: dict[str, Any], slot: dict[str, Any], g: dict[str, Any]
+) -> None:
+    card = slot["card"]
+    x, y, w, h = slot["x"], slot["y"], g["card_w"], g["card_h"]
+    if card["style"] == "action":
+        _action_face(drawing, card, context, x, y, w, h)
+    elif card["style"] == "turn":
+        _turn_face(drawing, card, context, x, y, w, h)
+    else:
+        _reference_face(drawing, card, context, x, y, w, h)
+
+
+def _fitted(text: str, font: str, width: float, height: float, sizes: tuple[float, ...]) -> Fitted:
+    fitted = fit(text, font, width, height, sizes)
+    if fitted is None:
+        raise QuartermasterError(f"card text does not fit at 7 pt: {text[:60]}")
+    return fitted
+
+
+def _foot(
+    drawing: Drawing, context: dict[str, Any], x: float, y: float, w: float, h: float
+) -> None:
+    canvas = drawing.canvas
+    canvas.setStrokeColor(_colour(drawing, "rule"))
+    canvas.setLineWidth(0.5)
+    line = y + h - 7.4
+    canvas.line(drawing.x(x + PAD_MM), drawing.y(line), drawing.x(x + w - PAD_MM), drawing.y(line))
+    game = _fitted(context["game"], "sans", w - 2 * PAD_MM, 3.2, (7.0,))
+    write(drawing, game, x + PAD_MM, line + 0.9, w - 2 * PAD_MM, colour="faint")
+
+
+def _action_face(
+    drawing: Drawing,
+    card: dict[str, Any],
+    context: dict[str, Any],
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+) -> None:
+    canvas = drawing.canvas
+    inner = w - 2 * PAD_MM
+    # the band: the deck's name
+    canvas.setFillColor(_colour(drawing, "tint"))
+    canvas.rect(drawing.x(x), drawing.y(y + 9), w * MM, 9 * MM, stroke=0, fill=1)
+    canvas.setStrokeColor(_colour(drawing, "accent"))
+    canvas.setLineWidth(0.8)
+    canvas.line(drawing.x(x), drawing.y(y + 9), drawing.x(x + w), drawing.y(y + 9))
+    band = _fitted(str(context["deck"]).upper(), "sans", inner, 3.2, (7.0,))
+    write(drawing, band, x + PAD_MM, y + 4.1, inner, colour="faint")
+    # the name and the card's words
+    name = _fitted(card["name"], "serif", inner, 15.0, (18.0, 16.0, 14.0, 12.0, 11.0, 10.0))
+    below = write(drawing, name, x + PAD_MM, y + 13, inner, align="center", colour="accent")
+    # the effect: one row a structured field, label left and value right (it may wrap)
+    label_w, value_w = inner * 0.5, inner * 0.5 - 2.0
+    rows = []
+    for row in card["effect"]:
+        label = _fitted(row["label"], "sans", label_w - 1, 3.6, (7.5, 7.0))
+        value = _fitted(row["value"], "sans-bold", value_w, 7.2, (7.5, 7.0))
+        rows.append((label, value, max(label.height_mm, value.height_mm) + 1.2))
+    table_top = y + h - 8.6 - sum(height for _, _, height in rows)
+    # the card's words, between two rules, in the middle of the room left
+    space_top, space_bottom = below + 2.0, table_top - 2.0
+    text = _fitted(
+        card["text"],
+        "serif",
+        inner - 2,
+        space_bottom - space_top - 6.0,
+        (14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0, 7.5, 7.0),
+    )
+    text_top = space_top + (space_bottom - space_top - text.height_mm) / 2
+    write(drawing, text, x + PAD_MM + 1, text_top, inner - 2, align="center")
+    canvas.setStrokeColor(_colour(drawing, "rule"))
+    canvas.setLineWidth(0.5)
+    for rule in (text_top - 2.6, text_top + text.height_mm + 2.2):
+        canvas.line(
+            drawing.x(x + PAD_MM), drawing.y(rule), drawing.x(x + w - PAD_MM), drawing.y(rule)
+        )
+    top = table_top
+    for index, (label, value, height) in enumerate(rows):
+        if index % 2 == 0:
+            canvas.setFillColor(_colour(drawing, "tint"))
+            canvas.rect(
+                drawing.x(x + PAD_MM), drawing.y(top + height), inner * MM, height * MM,
+                stroke=0, fill=1,
+            )  # fmt: skip
+        write(drawing, label, x + PAD_MM + 1, top + 0.6, label_w - 1)
+        write(drawing, value, x + PAD_MM + label_w, top + 0.6, value_w + 1, align="right")
+        top += height
+    _foot(drawing, context, x, y, w, h)
+
+
+def _suit(
+    drawing: Drawing, kind: str, cx: float, cy: float, size: float, colour: Any, outline: bool
+) -> None:
+    """A heart or a spade `size` mm tall, centred on (cx, cy) mm; `outline` draws it open
+    (a red suit in black and white)."""
+    canvas = drawing.canvas
+    s = size / 2
+
+    def point(dx: float, dy: float) -> tuple[float, float]:
+        # dy upward, in units of half the size
+        return drawing.x(cx + dx * s), drawing.y(cy - dy * s)
+
+    path = canvas.beginPath()
+    if kind == "heart":
+        path.moveTo(*point(0, -1))
+        path.curveTo(*point(-0.55, -0.45), *point(-1.0, -0.05), *point(-1.0, 0.42))
+        path.curveTo(*point(-1.0, 0.85), *point(-0.45, 1.05), *point(0, 0.6))
+        path.curveTo(*point(0.45, 1.05), *point(1.0, 0.85), *point(1.0, 0.42))
+        path.curveTo(*point(1.0, -0.05), *point(0.55, -0.45), *point(0, -1))
+    else:  # a spade: an upturned heart on a stem
+        path.moveTo(*point(0, 1))
+        path.curveTo(*point(-0.5, 0.5), *point(-1.0, 0.15), *point(-1.0, -0.28))
+        path.curveTo(*point(-1.0, -0.72), *point(-0.45, -0.88), *point(-0.08, -0.45))
+        path.lineTo(*point(-0.3, -1))
+        path.lineTo(*point(0.3, -1))
+        path.lineTo(*point(0.08, -0.45))
+        path.curveTo(*point(0.45, -0.88), *point(1.0, -0.72), *point(1.0, -0.28))
+        path.curveTo(*point(1.0, 0.15), *point(0.5, 0.5), *point(0, 1))
+    path.close()
+    canvas.setFillColor(colour)
+    canvas.setStrokeColor(colour)
+    canvas.setLineWidth(0.8)
+    canvas.drawPath(path, stroke=1 if outline else 0, fill=0 if outline else 1)
+
+
+def _turn_face(
+    drawing: Drawing,
+    card: dict[str, Any],
+    context: dict[str, Any],
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+) -> None:
+    red = card["colour"] == "red"
+    colour = _colour(drawing, "accent" if red else "ink")
+    outline = drawing.mono and red
+    canvas = drawing.canvas
+    word = str(card["colour"]).upper()
+    # the corner indices: the suit and its colour, the lower one turned about
+    for turned in (False, True):
+        canvas.saveState()
+        if turned:
+            canvas.translate(drawing.x(x + w), drawing.y(y + h))
+            canvas.rotate(180)
+            canvas.translate(-drawing.x(x), -drawing.y(y))
+        _suit(drawing, card["suit"], x + 6.0, y + 6.0, 4.2, colour, outline)
+        index = _fitted(word, "sans-bold", 11.0, 3.2, (7.0,))
+        write(
+            drawing,
+            index,
+            x + 0.5,
+            y + 9.2,
+            11.0,
+            align="center",
+            colour="accent" if red else "ink",
+        )
+        canvas.restoreState()
+    game = _fitted(context["game"], "sans", w - 26, 3.2, (7.0,))
+    write(drawing, game, x + 13, y + 3.6, w - 26, align="center", colour="faint")
+    _suit(drawing, card["suit"], x + w / 2, y + 26.0, 18.0, colour, outline)
+    big = _fitted(word, "serif", w - 12, 9.0, (20.0,))
+    after = write(
+        drawing, big, x + 6, y + 38.5, w - 12, align="center", colour="accent" if red else "ink"
+    )
+    reminder = _fitted(
+        " ".join(card["reminder"]), "sans", w - 2 * PAD_MM - 6, h - (after - y) - 16, (7.5, 7.0)
+    )
+    write(drawing, reminder, x + PAD_MM + 3, after + 3.0, w - 2 * PAD_MM - 6, align="center")
+
+
+def _reference_face(
+    drawing: Drawing,
+    card: dict[str, Any],
+    context: dict[str, Any],
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+) -> None:
+    canvas = drawing.canvas
+    inner = w - 2 * PAD_MM
+    title = _fitted(card["name"], "serif", inner, 10.0, (11.0, 10.5, 10.0, 9.0))
+    below = write(drawing, title, x + PAD_MM, y + 4.0, inner, colour="accent")
+    canvas.setStrokeColor(_colour(drawing, "rule"))
+    canvas.setLineWidth(0.6)
+    canvas.line(
+        drawing.x(x + PAD_MM),
+        drawing.y(below + 1.0),
+        drawing.x(x + w - PAD_MM),
+        drawing.y(below + 1.0),
+    )
+    room = y + h - 8.4 - (below + 2.4)
+    steps = card["steps"]
+    numbered = bool(card.get("ordered")) and len(steps) > 1
+    for size in (8.0, 7.5, 7.0):
+        numbers = [f"{i}." if numbered else "" for i in range(1, len(steps) + 1)]
+        indent = max(text_width_mm(n, "sans", size) for n in numbers) + 1.0 if numbered else 0.0
+        fitted = [_fitted(step, "sans", inner - indent, 999.0, (size,)) for step in steps]
+        gap = size * 0.35 / MM
+        height = sum(f.height_mm for f in fitted) + gap * (len(steps) - 1)
+        if height <= room or size == 7.0:
+            break
+    if height > room:
+        raise QuartermasterError(f"the {card['name']} card's steps do not fit at 7 pt")
+    top = below + 2.4
+    for number, step in zip(numbers, fitted, strict=True):
+        if number:
+            label = _fitted(number, "sans-bold", indent, step.line_mm, (step.size,))
+            write(drawing, label, x + PAD_MM, top, indent, colour="accent")
+        top = write(drawing, step, x + PAD_MM + indent, top, inner - indent) + gap
+    _foot(drawing, context, x, y, w, h)
+
+
+def _back(
+    drawing: Drawing, context: dict[str, Any], slot: dict[str, Any], g: dict[str, Any]
+) -> None:
+    """A card's back: its colour to the cut (and 2 mm past the block's outer cuts), the
+    game and the deck; no frame."""
+    card = slot["card"]
+    cols, rows = GRID
+    x, y, w, h = slot["x"], slot["y"], g["card_w"], g["card_h"]
+    left = BLEED_MM if slot["column"] == 0 else 0.0
+    right = BLEED_MM if slot["column"] == cols - 1 else 0.0
+    top = BLEED_MM if slot["row"] == 0 else 0.0
+    bottom = BLEED_MM if slot["row"] == rows - 1 else 0.0
+    reference = card["style"] == "reference"
+    canvas = drawing.canvas
+    if not drawing.mono:
+        canvas.setFillColor(_colour(drawing, "tint" if reference else "accent"))
+        canvas.rect(
+            drawing.x(x - left),
+            drawing.y(y + h + bottom),
+            (w + left + right) * MM,
+            (h + top + bottom) * MM,
+            stroke=0,
+            fill=1,
+        )
+    ink = "accent" if reference or drawing.mono else "paper"
+    inner = w - 2 * PAD_MM - 4
+    game = _fitted(context["game_full"], "serif", inner, 16.0, (12.0, 11.0, 10.0, 9.0))
+    deck_name = "Phase reference" if reference else str(context["deck"])
+    name = _fitted(deck_name, "serif", inner, 20.0, (19.0, 16.0, 14.0))
+    hint = (
+        [f"not part of the {str(context['deck']).lower()}"]
+        if reference
+        else list(context["back_hint"])
+    )
+    words = _fitted(" ".join(hint), "sans", inner, 30.0, (7.5, 7.0)) if hint else None
+    # the words in the middle of the card
+    height = game.height_mm + 4 + name.height_mm + (4 + words.height_mm if words else 0)
+    top = y + (h - height) / 2
+    below = write(drawing, game, x + PAD_MM + 2, top, inner, align="center", colour=ink)
+    below = write(drawing, name, x + PAD_MM + 2, below + 4, inner, align="center", colour=ink)
+    if words:
+        write(drawing, words, x + PAD_MM + 2, below + 4, inner, align="center", colour=ink)

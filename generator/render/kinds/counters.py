@@ -22,16 +22,11 @@ from generator.errors import InputError
 from generator.generate.base import get_generator
 from generator.loading import Rules
 from generator.render import expressions
+from generator.render.cells import HEX_MM, PRINTABLE_MM, SQUARE_MM
 from generator.render.sheets import PAPERS
 from generator.resources import resource_dir
 from generator.rulesets import SpecError, sheet_section
 
-# one map square, one square counter
-SQUARE_MM = 22.0
-# one map hex, one hex counter: across the flats; across the corners is 2/sqrt(3) more
-HEX_MM = 26.0
-# the printable area inside the page margins (10 mm top and bottom, 11 mm at the sides)
-PRINTABLE_MM = {"a4": (188.0, 277.0), "letter": (193.9, 259.4)}
 PT_MM = 25.4 / 72
 MIN_PT = 7.0
 NAME_SIZES = (10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)
@@ -72,7 +67,7 @@ COLOURS = {
 FONT_FILES = {
     ("sans", False): "QMSans-Lato-Regular.ttf",
     ("sans", True): "QMSans-Lato-Bold.ttf",
-    ("serif", False): "QMSerif-EBGaramond-Regular.otf",
+    ("serif", False): "QMSerif-EBGaramond-Regular.ttf",
 }
 
 

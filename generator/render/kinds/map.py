@@ -1,8 +1,8 @@
 """The scenario's map, printed at play scale across as many pages as it needs.
 
 A grid map (the scenario's ``map.kind``) prints with squares the size of the square
-counters, a hex map with flat-topped hexes the size of the hex counters (counters.SQUARE_MM,
-counters.HEX_MM). The map, with a narrow margin for the edge labels, is the "canvas"; it is
+counters, a hex map with flat-topped hexes the size of the hex counters (cells.SQUARE_MM,
+cells.HEX_MM). The map, with a narrow margin for the edge labels, is the "canvas"; it is
 cut into page windows that overlap their neighbours by OVERLAP_MM, centred so the blank
 paper is shared by the first and last pages. Every page draws the same canvas through its
 own window (the SVG viewBox), so the overlap strips repeat exactly. A table map (measured
@@ -22,11 +22,9 @@ from typing import Any
 from generator.errors import InputError
 from generator.generate.base import get_generator
 from generator.loading import Rules
+from generator.render.cells import HEX_MM, PRINTABLE_MM, SQUARE_MM
 from generator.render.kinds.counters import (
-    HEX_MM,
-    PRINTABLE_MM,
     PT_MM,
-    SQUARE_MM,
     centred_x,
     fit_text,
     font_mm,
