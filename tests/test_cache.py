@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,28 @@ def test_a_cache_folder_that_is_a_file_is_skipped(
     monkeypatch.setenv("QM_CACHE_DIR", str(blocker / "cache"))
     monkeypatch.setattr(sheets, "_STATIC_PDFS", {})
     assert _render(rules)[:5] == b"%PDF-"
+
+
+def test_the_validated_rules_are_kept_and_a_changed_file_misses(
+    folder: Path, tmp_path: Path
+) -> None:
+    """load_rules keeps a snapshot of what data/ builds; a changed file is read afresh."""
+    from generator.loading import _builtin, load_rules
+    from generator.resources import data_dir
+
+    data = tmp_path / "data"
+    shutil.copytree(data_dir(), data)
+    first = load_rules(directory=data)
+    (snapshot,) = folder.glob("rules-*.pickle")
+    _builtin.cache_clear()
+    assert load_rules(directory=data) == first  # from the snapshot
+    flob = data / "flob.yaml"
+    flob.write_text(flob.read_text(encoding="utf-8").replace("Broadside Table", "Broadsides"))
+    _builtin.cache_clear()
+    changed = load_rules(directory=data)
+    assert changed.table("flob.broadside").title == "Broadsides"
+    assert len(list(folder.glob("rules-*.pickle"))) == 2
+    snapshot.write_bytes(b"damaged")  # a damaged snapshot is not used
+    flob.write_text(flob.read_text(encoding="utf-8").replace("Broadsides", "Broadside Table"))
+    _builtin.cache_clear()
+    assert load_rules(directory=data) == first

@@ -6,6 +6,7 @@ a `DataError` (each line naming file, line, table and key), and returns frozen `
 
 from __future__ import annotations
 
+import contextlib
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -200,11 +201,43 @@ def _load_files(directory: Path, problems: Problems) -> tuple[dict[str, Ruleset]
 
 @cache
 def _builtin(directory: Path) -> tuple[dict[str, Ruleset], NameLists | None]:
+    """Return the validated data of `directory`: from its snapshot in the disk cache when
+    the files and the code that checks them are unchanged, else read, checked and kept."""
+    import pickle
+
+    from generator.render import cache as disk
+
+    key = _snapshot_key(directory)
+    kept = disk.load(key, ".pickle") if key else None
+    if kept is not None:
+        with contextlib.suppress(Exception):  # an unreadable snapshot is read again
+            loaded: tuple[dict[str, Ruleset], NameLists | None] = pickle.loads(kept)
+            return loaded
     problems = Problems()
     rulesets, names = _load_files(directory, problems)
     if problems:
         raise DataError(problems.messages)
+    if key:
+        disk.store(key, pickle.dumps((rulesets, names), protocol=5), ".pickle")
     return rulesets, names
+
+
+def _snapshot_key(directory: Path) -> str | None:
+    """Name the validated data of `directory`: a hash of every data file, the ruleset
+    specs that list them, the loader's own code and the version (None: no disk cache)."""
+    import hashlib
+
+    from generator import __version__
+    from generator.render import cache as disk
+
+    if disk.cache_folder() is None:
+        return None
+    digest = hashlib.sha256(f"rules\0{__version__}\0{_ruleset_ids()}\0".encode())
+    for path in sorted(directory.glob("*.yaml")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return "rules-" + digest.hexdigest()
 
 
 def load_rules(house_rules: Path | None = None, directory: Path | None = None) -> Rules:

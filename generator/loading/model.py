@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copyreg
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -9,6 +10,14 @@ from types import MappingProxyType
 from typing import Any
 
 Cell = Any  # str | int | Mapping[str, Any], frozen
+
+
+def _read_only(mapping: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    return MappingProxyType(mapping)
+
+
+# frozen rules can be pickled (a snapshot of the validated data in the disk cache)
+copyreg.pickle(MappingProxyType, lambda proxy: (_read_only, (dict(proxy),)))
 
 
 def freeze(value: Any) -> Any:

@@ -1,4 +1,5 @@
-"""A disk cache for the PDF bytes of static sheets (quick references, card decks, blanks).
+"""A disk cache for the PDF bytes of static sheets (quick references, card decks, blanks),
+and for the validated rules (a snapshot of what data/ builds, `generator.loading`).
 
 A static sheet depends only on its HTML (template, rules data, paper and options) and on
 the files the HTML links to (the stylesheet and fonts in templates/). Its key is a
@@ -83,29 +84,29 @@ def drawing_key(source: str, *, fillable: bool) -> str:
     return digest.hexdigest()
 
 
-def _entries(folder: Path, key: str) -> list[Path]:
-    return sorted(folder.glob(f"{key}-*.pdf"))
+def _entries(folder: Path, key: str, suffix: str) -> list[Path]:
+    return sorted(folder.glob(f"{key}-*{suffix}"))
 
 
-def load(key: str) -> bytes | None:
+def load(key: str, suffix: str = ".pdf") -> bytes | None:
     """Return the cached bytes under `key`, or None (missing, unreadable or damaged)."""
     folder = cache_folder()
     if folder is None:
         return None
     with contextlib.suppress(OSError):
-        for path in _entries(folder, key):
+        for path in _entries(folder, key, suffix):
             data = path.read_bytes()
             if path.stem.endswith(hashlib.sha256(data).hexdigest()[:16]):
                 return data
     return None
 
 
-def store(key: str, data: bytes) -> None:
+def store(key: str, data: bytes, suffix: str = ".pdf") -> None:
     """Keep `data` under `key`; a cache that cannot be written is skipped."""
     folder = cache_folder()
     if folder is None:
         return
-    target = folder / f"{key}-{hashlib.sha256(data).hexdigest()[:16]}.pdf"
+    target = folder / f"{key}-{hashlib.sha256(data).hexdigest()[:16]}{suffix}"
     temp = None
     try:
         folder.mkdir(parents=True, exist_ok=True)

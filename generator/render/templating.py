@@ -6,7 +6,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import (
+    BytecodeCache,
+    Environment,
+    FileSystemBytecodeCache,
+    FileSystemLoader,
+    StrictUndefined,
+)
 
 from generator.resources import resource_dir
 from generator.text import signed
@@ -14,9 +20,14 @@ from generator.text import signed
 
 @cache
 def environment() -> Environment:
-    """Return the shared template environment (templates/ beside or inside the package)."""
+    """Return the shared template environment (templates/ beside or inside the package).
+
+    Compiled templates are kept in the disk cache (Jinja checks each against its source), so
+    a new process does not compile them again.
+    """
     env = Environment(
         loader=FileSystemLoader(str(resource_dir("templates"))),
+        bytecode_cache=_bytecode_cache(),
         undefined=StrictUndefined,
         autoescape=True,
         trim_blocks=True,
@@ -25,6 +36,19 @@ def environment() -> Environment:
     )
     env.filters["signed"] = signed
     return env
+
+
+def _bytecode_cache() -> BytecodeCache | None:
+    from generator.render.cache import cache_folder
+
+    folder = cache_folder()
+    if folder is None:
+        return None
+    try:
+        (folder / "jinja").mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None  # a cache folder that cannot be written is skipped
+    return FileSystemBytecodeCache(str(folder / "jinja"))
 
 
 def render_html(template: str, **context: Any) -> str:
