@@ -9,7 +9,7 @@ from generator.generate.scenario import roll_scenario
 from generator.loading import Rules
 from generator.render.kinds import briefing
 from generator.render.kinds import map as maps
-from generator.render.sheets import render_sheet
+from generator.render.sheets import render_sheet, sheet_html
 from generator.rulesets import ruleset_ids
 from tests.pdfs import read
 
@@ -35,6 +35,13 @@ def test_briefing_names_every_side_and_unit_and_shows_the_map(rules: Rules, rule
     assert float(view["w"]) <= briefing.OVERVIEW_W + 0.01
     assert float(view["h"]) <= briefing.OVERVIEW_H["a4"] + 0.01
     assert not [e for e in view["elements"] if e["t"] == "text"], "no words shrunk below 7 pt"
+    # the overview paints the map sheet's own shapes: its grid lines, its patterns
+    html = sheet_html("briefing", rules, data=scenario)
+    lines = {"grid": "gridline", "hex": "hexline", "table": "planline"}[scenario["map"]["kind"]]
+    assert lines in {e["style"] for e in view["elements"]}
+    assert f'stroke="{maps.STYLES["colour"][lines]["stroke"]}"' in html
+    for name in {e["style"] for e in view["elements"]} & {"land", "fog", "shallows"}:
+        assert f'<pattern id="o{name}"' in html and f'fill="url(#o{name})"' in html
     if scenario["map"]["kind"] == "table":
         assert "The table," in text
         return

@@ -115,8 +115,12 @@ class Drawing:
     _buffer: io.BytesIO = field(default_factory=io.BytesIO)
 
     def __post_init__(self) -> None:
+        from reportlab import rl_config
         from reportlab.pdfgen.canvas import Canvas
 
+        # streams stay binary (deflated, not ASCII85-encoded too): smaller, and the encoding
+        # was the largest cost of a drawn page
+        rl_config.useA85 = 0
         register_fonts()
         width, height = self.size_mm
         self.canvas = Canvas(

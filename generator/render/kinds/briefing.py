@@ -83,6 +83,9 @@ def overview(data: dict[str, Any], paper: str) -> dict[str, Any] | None:
         "tiles": tiles,
         "font": round(font, 3),
         "line": round(0.3 / scale, 3),
+        # the patterns half as big on the cover as on the map sheet, not shrunk with the
+        # map (they would print as a grey smudge)
+        "pattern_scale": round(0.5 / scale, 3),
         "caption": caption,
         "styles": maps.STYLES,
         "patterns": maps.PATTERNS,
