@@ -1,19 +1,28 @@
-"""Ship counters of a scenario, one per ship of both sides, cut out for the map sheet.
+"""Ship counters of a scenario, drawn with ReportLab: one for every ship of both sides, with
+the markers, the wind gauge and the tracks the rules use on the map.
 
-A ruleset played on squares gets squares the size of the map's squares, one played on hexes
-flat-topped hexes the size of the map's hexes (the ``counters`` section of its spec says
-which, and how a ship's class line reads). A counter carries the ship's name (fitted:
-shrunk to 7 pt at the least, then wrapped, never clipped), her class, an arrow to the
-top edge (the bow) and a band naming her navy; the bands of the two sides differ in colour
-and, in mono, in pattern. Counters are packed edge to edge so that one cut parts two.
+A ruleset played on squares gets square counters, one played on hexes flat-topped hexes
+(the ``counters`` section of its spec says which), each about 84 % of a map cell, so that the
+grid and the terrain show around a counter and hand-cut neighbours never touch. A counter's
+face carries a bold pointed bow at its top edge, the ship's name (fitted: shrunk to 7 pt at
+the least, then wrapped, never clipped), her key ratings in its four corners (which, and how
+they read, is the spec's ``corners``), a band naming her navy on her side's colour (in mono,
+solid or hatched) and a pennant on the flagship; her class line stands under the name where
+every counter of the sheet has room for it. Where the spec names a ``reverse`` (Struck,
+Captured), each counter is printed with its reverse under it, to cut out as a pair, fold on
+the dashed line and glue: turned over across the fold, a counter keeps her heading.
 
-Everything is measured here, in millimetres, with the bundled fonts' advance widths, so the
-template only draws. The text fitting is shared with the map sheet (start hexes).
+Pairs stand in rows with a gap between them, each with its own cut line, and crop marks at
+the edges of each block continue every straight cut. After the ships come the markers of
+the states the spec lists, a wind gauge and a marker for each track, and the tracks
+themselves (a turn track, a battle clock), all from the spec and the scenario; the key at
+the end of the last page says what each means.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -23,176 +32,211 @@ from generator.generate.base import get_generator
 from generator.loading import Rules
 from generator.render import expressions
 from generator.render.cells import HEX_MM, PRINTABLE_MM, SQUARE_MM
+from generator.render.draw import MM, PAPER_MM, Box, Drawing, Fitted, fit, text_width_mm
 from generator.render.sheets import PAPERS
-from generator.resources import resource_dir
-from generator.rulesets import SpecError, sheet_section
+from generator.rulesets import RulesetSpec, SpecError, sheet_section
 
+# ---------------------------------------------------------------- sizes (mm)
+
+# a counter is about 84 % of the map cell it stands on (the cells are cells.SQUARE_MM and
+# cells.HEX_MM): the grid and the terrain show round it, and neighbours cut by hand don't touch
+FACE_MM = {"square": 18.5, "hex": 22.0}
+CELL_MM = {"square": SQUARE_MM, "hex": HEX_MM}
+PAD_MM = 0.5  # text and corners keep this far inside a counter's edge
+ROW_MM = 3.1  # a row of corner ratings (and the bow between the top two)
+BAND_MM = 2.9  # the navy band
+SPACE_MM = 0.15  # between the rows of a counter
+GAP_MM = 3.0  # between two pieces to cut out
+MARKER_MM = 14.0  # a square marker (a state, a track's marker, the wind gauge)
+MARKER_FRAME_MM = 0.6  # a state marker's frame, inside its cut line
+TRACK_BOX_MM = 15.0  # a space of a track: a marker stands in it
+TRACK_PER_ROW = 12
+CROP_GAP_MM = 1.0  # between a block and its crop marks
+CROP_LENGTH_MM = 2.5
+CROP_ROOM_MM = CROP_GAP_MM + CROP_LENGTH_MM + 0.5  # round a block, for its marks
+CROP_MARK_PT = 0.6
+CUT_LINE_PT = 0.35
+HEADING_MM = 7.0  # a block's heading and the rule under it
+SECTION_SPACE_MM = 2.5  # between a block (with its crop marks) and the next heading
 PT_MM = 25.4 / 72
-MIN_PT = 7.0
+
+# type: sizes in pt, line heights in font sizes
 NAME_SIZES = (10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)
-CLASS_SIZES = (7.5, 7.0)
-LINE = 1.12  # line height, in font sizes
-CAP = 0.723  # cap height of the sans, in font sizes (OS/2 sCapHeight / unitsPerEm)
-SAFETY = 1.03  # measured widths ignore kerning; keep a little room for it
-CROP_MM = 5.0  # room each side of a block of squares for the crop marks
-HEADER_MM = {"a4": 24.0, "letter": 24.0}  # the title and instructions above the counters
-SECTION_MM = 9.5  # a side's heading above its counters (and the gap above hexes)
-FOOTER_MM = 12.0  # the key and the house-table note below the last block
+NAME_LEADING = 1.12
+# the class line stands under the names only where every name keeps 8 pt or more beside it
+WITH_CLASS = tuple(size for size in NAME_SIZES if size >= 8.0)
+CLASS_PT = 7.0
+CORNER_SIZES = (9.0, 8.5, 8.0, 7.5, 7.0)
+LABEL_PT = 7.0  # a corner's short label, the band, the small words
+CAP = 0.723  # the sans's cap height, in font sizes (OS/2 sCapHeight / unitsPerEm)
+BOW_MAX_MM = 5.5
+BOW_BULGE_MM = 0.3  # how far the bow's sides bow out
+BOW_MIN_MM = 3.0
+PENNANT_MM = 3.6  # the flagship's pennant, its staff included
+KEY_PT = 7.0
+KEY_GUTTER_MM = 6.0  # between the key's two columns
+KEY_SPACE_MM = 0.6  # between its paragraphs
 
-COLOURS = {
-    "colour": {
-        "ink": "#1d1b16",
-        "rule": "#6b5f4a",
-        "cut": "#6b5f4a",
-        "paper": "#ffffff",
-        "band": ("#7a2a18", "#1f4e79"),
-        "band_text": ("#ffffff", "#ffffff"),
-        "tint": ("#f3e1da", "#dde7f2"),
-    },
-    "mono": {
-        "ink": "#000000",
-        "rule": "#000000",
-        "cut": "#000000",
-        "paper": "#ffffff",
-        "band": ("#000000", "#ffffff"),
-        "band_text": ("#ffffff", "#000000"),
-        "tint": ("#ffffff", "#ffffff"),
-    },
+SIDE_WORDS = {  # how a side's band is told apart, in colour and in mono
+    "colour": ("red band", "blue band"),
+    "mono": ("solid black band", "hatched band"),
 }
 
 
-# ---------------------------------------------------------------- text measuring and fitting
-
-
-FONT_FILES = {
-    ("sans", False): "QMSans-Lato-Regular.ttf",
-    ("sans", True): "QMSans-Lato-Bold.ttf",
-    ("serif", False): "QMSerif-EBGaramond-Regular.ttf",
-}
-
-
-@cache
-def _metrics(bold: bool, family: str = "sans") -> tuple[dict[int, int], float, int]:
-    from fontTools.ttLib import TTFont
-
-    font = TTFont(resource_dir("templates") / "fonts" / FONT_FILES[family, bold], lazy=True)
-    cmap = font.getBestCmap()
-    hmtx = font["hmtx"]
-    widths = {code: int(hmtx[glyph][0]) for code, glyph in cmap.items()}
-    average = sum(widths.values()) / max(len(widths), 1)
-    return widths, average, int(font["head"].unitsPerEm)
-
-
-def text_width(text: str, size_pt: float, bold: bool = False, family: str = "sans") -> float:
-    """Return the width of `text` in mm set in QM Sans (or QM Serif) at `size_pt`, kerning
-    ignored."""
-    widths, average, upem = _metrics(bold, family)
-    units = sum(widths.get(ord(c), average) for c in text)
-    return units / upem * size_pt * PT_MM * SAFETY
+# ---------------------------------------------------------------- the spec
 
 
 @dataclass(frozen=True)
-class Fitted:
-    """Text set to fit a box: its size in points and its lines."""
+class Corner:
+    """A rating in a corner: its name (the key's), its short label on the counter (may be
+    empty) and the Jinja text of its value."""
 
-    size: float
-    lines: tuple[str, ...]
-
-    @property
-    def size_mm(self) -> float:
-        return self.size * PT_MM
-
-    @property
-    def height(self) -> float:
-        return len(self.lines) * self.size_mm * LINE
+    label: str
+    short: str
+    value: str
+    where: str
 
 
-def _break_word(word: str, width: float, size: float, bold: bool) -> list[str]:
-    """Split a word too long for a line at letters (no hyphen: the name stays as written)."""
-    pieces, current = [], ""
-    for char in word:
-        if current and text_width(current + char, size, bold) > width:
-            pieces.append(current)
-            current = char
-        else:
-            current += char
-    return [*pieces, current] if current else pieces
+@dataclass(frozen=True)
+class Marker:
+    """A state the rules track on the map: its word, how many to print, what it means."""
+
+    label: str
+    count: int
+    note: str
 
 
-def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
-    """Return `text` broken into lines no wider than `width` mm at `size` pt."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}" if current else word
-        if text_width(trial, size, bold) <= width:
-            current = trial
-            continue
-        if current:
-            lines.append(current)
-        if text_width(word, size, bold) <= width:
-            current = word
-        else:
-            *whole, current = _break_word(word, width, size, bold)
-            lines.extend(whole)
-    if current:
-        lines.append(current)
-    return lines
+@dataclass(frozen=True)
+class Track:
+    """A track of numbered spaces (turns, a battle clock) and the marker that moves on it.
+
+    `spaces` is a number or Jinja over the scenario; where the scenario gives none, the
+    track is as long as the largest of the rules' `spaces_from` (a table's param)."""
+
+    label: str
+    marker: str
+    spaces: str
+    spaces_from: tuple[str, str] | None
+    note: str
+    where: str
 
 
-def fit_text(
-    text: str,
-    width: float,
-    height: float,
-    sizes: tuple[float, ...] = NAME_SIZES,
-    bold: bool = False,
-) -> Fitted | None:
-    """Return `text` at the largest of `sizes` whose wrapped lines fit `width` x `height` mm.
+@dataclass(frozen=True)
+class CounterSpec:
+    """The counters section of a ruleset's spec, checked."""
 
-    A size at which every word fits a line wins over a larger one that would split a word;
-    a word longer than a line at 7 pt is split between letters. Returns None when even the
-    smallest size does not fit.
-    """
-    words = text.split()
-    for whole_words in (True, False):
-        for size in sizes:
-            if whole_words and any(text_width(w, size, bold) > width for w in words):
-                continue
-            lines = wrap(text, width, size, bold)
-            if len(lines) * size * PT_MM * LINE <= height + 1e-9:
-                return Fitted(size, tuple(lines))
-    return None
+    shape: str
+    class_line: str
+    class_where: str
+    corners: tuple[Corner, ...]
+    corners_note: str
+    reverse: tuple[str, str] | None  # its word and what it means
+    markers: tuple[Marker, ...]
+    wind: str | None  # None: no wind gauge; else its note
+    tracks: tuple[Track, ...]
+    where: str
 
 
-def font_mm(size_pt: float) -> float:
-    """A font size in mm for the SVG, rounded up so that 7 pt never prints at 6.999."""
-    return math.ceil(size_pt * PT_MM * 1000) / 1000
+_KEYS = {
+    "shape",
+    "class_line",
+    "corners",
+    "corners_note",
+    "reverse",
+    "markers",
+    "wind",
+    "tracks",
+}
 
 
-def centred_x(text: str, cx: float, size_pt: float, bold: bool = False) -> float:
-    """The start of `text` centred on `cx` (the SVG is drawn with text-anchor start: an
-    anchored text costs WeasyPrint a PDF form per text, and pypdf a font parse per form)."""
-    return round(cx - text_width(text, size_pt, bold) / SAFETY / 2, 2)
+def _text(raw: Any, key: str, where: str, *, required: bool = True) -> str:
+    value = raw.get(key) if isinstance(raw, Mapping) else None
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str | int) or isinstance(value, bool):
+        raise SpecError(f"{where}: '{key}' must be text")
+    return str(value)
 
 
-def text_lines(
-    fitted: Fitted, cx: float, top: float, height: float, bold: bool = False
-) -> dict[str, Any]:
-    """Place fitted lines centred on `cx`, centred vertically in [top, top + height]."""
-    size = fitted.size_mm
-    first = top + (height - fitted.height) / 2
-    return {
-        "size": font_mm(fitted.size),
-        "bold": bold,
-        "lines": [
-            {
-                "text": line,
-                "x": centred_x(line, cx, fitted.size, bold),
-                "y": round(first + i * size * LINE + size * (LINE + CAP) / 2, 2),
-            }
-            for i, line in enumerate(fitted.lines)
-        ],
-    }
+@cache
+def counter_spec(ruleset: str) -> CounterSpec:
+    """Return the counters section of `ruleset`'s spec, checked."""
+    raw, spec = sheet_section(ruleset, "counters")
+    return read_counter_spec(raw, spec)
+
+
+def read_counter_spec(raw: Mapping[str, Any], spec: RulesetSpec) -> CounterSpec:
+    """Check the counters section `raw` of `spec` and return it read."""
+    where = spec.where("counters")
+    if not {"shape", "class_line"} <= set(raw) <= _KEYS or raw["shape"] not in FACE_MM:
+        raise SpecError(
+            f"{where}: counters have a shape ({', '.join(FACE_MM)}) and a class_line, and may "
+            f"have {', '.join(sorted(_KEYS - {'shape', 'class_line'}))}"
+        )
+    corners = []
+    listed = raw.get("corners") or []
+    if not isinstance(listed, list) or len(listed) > 4:
+        raise SpecError(f"{where}: corners is a list of at most four {{label, short, value}}")
+    for i, item in enumerate(listed):
+        at = spec.where("counters", "corners", i)
+        corners.append(
+            Corner(
+                _text(item, "label", at),
+                _text(item, "short", at, required=False),
+                _text(item, "value", at),
+                at,
+            )
+        )
+    reverse = None
+    if raw.get("reverse") is not None:
+        at = spec.where("counters", "reverse")
+        reverse = (_text(raw["reverse"], "label", at), _text(raw["reverse"], "note", at))
+    for key in ("markers", "tracks"):
+        if not isinstance(raw.get(key) or [], list):
+            raise SpecError(f"{spec.where('counters', key)}: {key} is a list")
+    markers = []
+    for i, item in enumerate(raw.get("markers") or []):
+        at = spec.where("counters", "markers", i)
+        count = item.get("count") if isinstance(item, Mapping) else None
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 40:
+            raise SpecError(f"{at}: a marker's count is a whole number, 1 to 40")
+        markers.append(Marker(_text(item, "label", at), count, _text(item, "note", at)))
+    wind = None
+    if raw.get("wind") is not None:
+        wind = _text(raw["wind"], "note", spec.where("counters", "wind"))
+    tracks = []
+    for i, item in enumerate(raw.get("tracks") or []):
+        at = spec.where("counters", "tracks", i)
+        label = _text(item, "label", at)
+        source = item.get("spaces_from") if isinstance(item, Mapping) else None
+        if source is not None and not (
+            isinstance(source, Mapping)
+            and isinstance(source.get("table"), str)
+            and isinstance(source.get("param"), str)
+        ):
+            raise SpecError(f"{at}: spaces_from names a rules table and its param")
+        tracks.append(
+            Track(
+                label,
+                _text(item, "marker", at, required=False) or label,
+                _text(item, "spaces", at),
+                (str(source["table"]), str(source["param"])) if source else None,
+                _text(item, "note", at, required=False),
+                at,
+            )
+        )
+    return CounterSpec(
+        shape=str(raw["shape"]),
+        class_line=str(raw["class_line"]),
+        class_where=spec.where("counters", "class_line"),
+        corners=tuple(corners),
+        corners_note=_text(raw, "corners_note", where, required=False),
+        reverse=reverse,
+        markers=tuple(markers),
+        wind=wind,
+        tracks=tuple(tracks),
+        where=where,
+    )
 
 
 # ---------------------------------------------------------------- counter shapes
@@ -200,292 +244,618 @@ def text_lines(
 
 @dataclass(frozen=True)
 class Shape:
-    """A counter's outline: a square of side `size`, or a flat-topped hex `size` across."""
+    """A counter's outline: a square of side `size`, or a flat-topped hex `size` across the
+    flats. Lengths are mm from the top-left corner of the box round it."""
 
     hexagon: bool
     size: float
 
     @property
-    def radius(self) -> float:
-        """Centre to corner (hex), or half the side (square)."""
-        return self.size / math.sqrt(3) if self.hexagon else self.size / 2
+    def width(self) -> float:
+        return self.size * 2 / math.sqrt(3) if self.hexagon else self.size
 
-    def half_width(self, y: float) -> float:
-        """Half the counter's width at height `y` from its centre."""
+    @property
+    def height(self) -> float:
+        return self.size
+
+    def half_width(self, y: float, inset: float = PAD_MM) -> float:
+        """Half the width of the outline, `inset` inside it, at `y` from the top."""
         if not self.hexagon:
-            return self.size / 2
-        return self.radius - abs(y) / math.sqrt(3)
+            return self.size / 2 - inset
+        radius = (self.size - 2 * inset) / math.sqrt(3)
+        return radius - abs(y - self.size / 2) / math.sqrt(3)
 
-    def outline(self, cx: float, cy: float) -> str:
-        """The SVG points of the outline around (cx, cy)."""
+    def span(self, top: float, bottom: float, inset: float = PAD_MM) -> float:
+        """The width free for text between `top` and `bottom` (the narrower end: convex)."""
+        return 2 * min(self.half_width(top, inset), self.half_width(bottom, inset))
+
+    def outline(self) -> list[tuple[float, float]]:
+        """The corners of the outline, clockwise from the top left."""
+        w, h = self.width, self.size
         if self.hexagon:
-            r, h = self.radius, self.size / 2
-            points = [(r, 0), (r / 2, h), (-r / 2, h), (-r, 0), (-r / 2, -h), (r / 2, -h)]
-        else:
-            h = self.size / 2
-            points = [(-h, -h), (h, -h), (h, h), (-h, h)]
-        return _points([(cx + x, cy + y) for x, y in points])
+            return [(w / 4, 0), (3 * w / 4, 0), (w, h / 2), (3 * w / 4, h), (w / 4, h), (0, h / 2)]
+        return [(0, 0), (w, 0), (w, h), (0, h)]
 
-    def band(self, cx: float, cy: float, top: float, inset: float = 0.0) -> str:
-        """The SVG points of the part of the counter below `top` (from the centre), kept
-        `inset` mm inside the outline so that the cut line shows between dark bands."""
-        if inset:
-            return Shape(self.hexagon, self.size - 2 * inset).band(cx, cy, top)
-        h = self.size / 2
+    def rows(self) -> dict[str, tuple[float, float]]:
+        """Where a counter's rows stand (top, bottom): the corners' rows, the band, and the
+        zone for the name between. A square's band runs along its bottom edge; a hex's
+        bottom edge is too short for it, so its band stands above the bottom corners."""
+        h = self.size
+        top = (PAD_MM, PAD_MM + ROW_MM)
         if self.hexagon:
-            w = self.half_width(top)
-            r = self.radius
-            points = [(-w, top), (w, top), (r / 2, h), (-r / 2, h)]
+            bottom = (h - PAD_MM - ROW_MM, h - PAD_MM)
+            band = (bottom[0] - SPACE_MM - BAND_MM, bottom[0] - SPACE_MM)
+            zone = (top[1] + SPACE_MM, band[0] - SPACE_MM)
         else:
-            points = [(-h, top), (h, top), (h, h), (-h, h)]
-        return _points([(cx + x, cy + y) for x, y in points])
-
-
-def _points(points: list[tuple[float, float]]) -> str:
-    return " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
-
-
-SHAPES = {"square": Shape(False, SQUARE_MM), "hex": Shape(True, HEX_MM)}
-
-
-@cache
-def counter_spec(ruleset: str) -> tuple[Shape, str, str]:
-    """Return the counters section of `ruleset`'s spec, checked: the counters' shape, the
-    Jinja text of a ship's class line, and where that text is."""
-    raw, spec = sheet_section(ruleset, "counters")
-    where = spec.where("counters")
-    if set(raw) != {"shape", "class_line"} or raw["shape"] not in SHAPES:
-        raise SpecError(f"{where}: counters have a shape ({', '.join(SHAPES)}) and a class_line")
-    return SHAPES[raw["shape"]], str(raw["class_line"]), spec.where("counters", "class_line")
+            band = (h - BAND_MM, h)
+            bottom = (band[0] - SPACE_MM - ROW_MM, band[0] - SPACE_MM)
+            zone = (top[1] + SPACE_MM, bottom[0] - SPACE_MM)
+        return {"top": top, "zone": zone, "band": band, "bottom": bottom}
 
 
 def shape_for(ruleset: str) -> Shape:
-    """Return the counter (and map cell) shape of `ruleset`."""
-    return counter_spec(ruleset)[0]
+    """Return the counter shape of `ruleset` (its spec's), at counter size."""
+    shape = counter_spec(ruleset).shape
+    return Shape(shape == "hex", FACE_MM[shape])
+
+
+def _cap(size_pt: float) -> float:
+    return size_pt * CAP * PT_MM
+
+
+def _baseline(top: float, bottom: float, size_pt: float) -> float:
+    """The baseline that centres capitals of `size_pt` between `top` and `bottom`."""
+    return (top + bottom + _cap(size_pt)) / 2
+
+
+# ---------------------------------------------------------------- fitting text in a counter
+
+
+def _wrap_into(
+    text: str, font: str, size: float, widths: Sequence[float], split: bool
+) -> list[str] | None:
+    """Fill lines of the given widths with the words of `text` (a word too long for its
+    line is broken at letters if `split`); None if they do not hold it all."""
+    lines: list[str] = []
+    words = text.split()
+    index = 0
+    while index < len(words):
+        if len(lines) == len(widths):
+            return None
+        width = widths[len(lines)]
+        line = words[index]
+        if text_width_mm(line, font, size) > width:
+            if not split:
+                return None
+            cut = len(line) - 1
+            while cut > 1 and text_width_mm(line[:cut], font, size) > width:
+                cut -= 1
+            lines.append(line[:cut])
+            words[index] = line[cut:]
+            continue
+        index += 1
+        while index < len(words):
+            candidate = f"{line} {words[index]}"
+            if text_width_mm(candidate, font, size) > width:
+                break
+            line = candidate
+            index += 1
+        lines.append(line)
+    return lines
+
+
+@dataclass(frozen=True)
+class Stack:
+    """A ship's name (and her class line) fitted in a counter's zone: each line's text,
+    font, size and baseline, centred on the counter."""
+
+    lines: tuple[tuple[str, str, float, float], ...]
+
+    @property
+    def name_size(self) -> float:
+        return self.lines[0][2]
+
+
+def fit_stack(
+    name: str,
+    class_line: str | None,
+    shape: Shape,
+    zone: tuple[float, float],
+    sizes: tuple[float, ...] = NAME_SIZES,
+) -> Stack | None:
+    """Fit `name` (bold, 10 pt down to 7 pt, wrapped) and, under it, `class_line` (7 pt, on
+    one line or two) in `zone` of a counter, centred; None if they do not fit at 7 pt.
+
+    A line is as wide as the counter is where it stands (a hex is wider at its middle). A
+    size at which every word keeps whole wins over a larger one that would split a word; the
+    class line's words always keep whole."""
+    top, bottom = zone
+    class_line_mm = CLASS_PT * NAME_LEADING * PT_MM
+    for split in (False, True):
+        for size in sizes:
+            line_mm = size * NAME_LEADING * PT_MM
+            for count in range(1, int((bottom - top) / line_mm) + 1):
+                for class_count in (1, 2) if class_line else (0,):
+                    height = count * line_mm + class_count * class_line_mm
+                    if height > bottom - top + 1e-6:
+                        continue
+                    first = top + (bottom - top - height) / 2
+                    slots = [(first + i * line_mm, line_mm) for i in range(count)]
+                    below = first + count * line_mm
+                    class_slots = [
+                        (below + i * class_line_mm, class_line_mm) for i in range(class_count)
+                    ]
+                    widths = [shape.span(a, a + h) for a, h in slots]
+                    lines = _wrap_into(name, "sans-bold", size, widths, split)
+                    if lines is None or len(lines) != count:
+                        continue
+                    classes: list[str] = []
+                    if class_line:
+                        class_widths = [shape.span(a, a + h) for a, h in class_slots]
+                        found = _wrap_into(class_line, "sans", CLASS_PT, class_widths, False)
+                        if found is None:
+                            continue
+                        classes = found
+                    placed = [
+                        (line, "sans-bold", size, _baseline(a, a + h, size))
+                        for line, (a, h) in zip(lines, slots, strict=True)
+                    ]
+                    # a class line that keeps to one of its two slots sits under the name
+                    placed += [
+                        (line, "sans", CLASS_PT, _baseline(a, a + h, CLASS_PT))
+                        for line, (a, h) in zip(classes, class_slots, strict=False)
+                    ]
+                    return Stack(tuple(placed))
+    return None
 
 
 # ---------------------------------------------------------------- one counter
 
 
-PAD = 0.8
-BAND_MM = 3.3
-ARROW_MM = 3.2  # from the top edge to the foot of the arrow
+def _corner_width(short: str, value: str, size: float) -> float:
+    width = text_width_mm(value, "sans-bold", size)
+    if short:
+        width += text_width_mm(short, "sans", LABEL_PT) + 0.35
+    return width
 
 
-def describe(ship: dict[str, Any], ruleset: str) -> str:
-    """Return the class line of a ship (its class, rate or size), as the spec writes it."""
-    _, line, where = counter_spec(ruleset)
-    return expressions.text(line, where, ship=ship)
+def _corner_size(values: Sequence[tuple[str, str]], shape: Shape, flagship: bool) -> float | None:
+    """The largest corner size at which the top row keeps room for the bow, centred between
+    its corners, and the bottom row room for the pennant; None if none does."""
+    centre = shape.width / 2
+    for size in CORNER_SIZES:
+        _, free = _corners(values, size, shape)
+        bow = 2 * min(centre - free[0], free[1] - centre)
+        if bow >= BOW_MIN_MM and free[3] - free[2] >= (PENNANT_MM if flagship else 0.0):
+            return size
+    return None
+
+
+def corner_values(
+    ship: Mapping[str, Any], side: Mapping[str, Any], spec: CounterSpec
+) -> list[tuple[str, str]]:
+    """Return (short label, value) of each corner of a ship, four, empty where unset."""
+    scope = {"ship": ship, "side": side}
+    values = [(c.short, expressions.text(c.value, c.where, **scope)) for c in spec.corners]
+    return (values + [("", "")] * 4)[:4]
+
+
+def describe(ship: Mapping[str, Any], spec: CounterSpec) -> str:
+    """Return the class line of a ship (her class, rate or size), as the spec writes it."""
+    return expressions.text(spec.class_line, spec.class_where, ship=ship)
+
+
+def _band_word(tag: str, fallback: str, shape: Shape) -> dict[str, Any]:
+    """The navy band's word, fitted on one line (an ally's tag falls back to her navy)."""
+    top, bottom = shape.rows()["band"]
+    baseline = _baseline(top, bottom, LABEL_PT)
+    room = shape.span(baseline - _cap(LABEL_PT), baseline) - 0.6
+    for text, sizes in ((tag, (7.5, 7.0)), (fallback, (7.0,))):
+        for size in sizes:
+            if text_width_mm(text, "sans-bold", size) <= room:
+                return {"text": text, "size": size, "baseline": round(baseline, 3)}
+    raise InputError(f"navy '{fallback}' is too long a word for a {shape.size:g} mm counter")
+
+
+def _bow_box(left: float, right: float, shape: Shape) -> dict[str, float]:
+    """The bow: a pointed wedge at the top edge, as wide as the corners leave room for."""
+    top, bottom = shape.rows()["top"]
+    centre = shape.width / 2
+    width = min(BOW_MAX_MM, 2 * min(centre - left, right - centre))  # centred on the counter
+    return {"x": round(centre - width / 2, 3), "w": round(width, 3), "top": top, "bottom": bottom}
+
+
+def _corners(
+    values: Sequence[tuple[str, str]], size: float, shape: Shape
+) -> tuple[list[dict[str, Any]], list[float]]:
+    """Place the four corners; return them and the free stretch between each row's two."""
+    rows = shape.rows()
+    placed: list[dict[str, Any]] = []
+    free: list[float] = []
+    for row, pair in (("top", values[:2]), ("bottom", values[2:])):
+        top, bottom = rows[row]
+        half = min(shape.half_width(top), shape.half_width(bottom))
+        left, right = shape.width / 2 - half, shape.width / 2 + half
+        baseline = _baseline(top, bottom, size)
+        widths = [_corner_width(s, v, size) for s, v in pair]
+        for (short, value), x in zip(pair, (left, right - widths[1]), strict=True):
+            if value:
+                placed.append(
+                    {
+                        "short": short,
+                        "value": value,
+                        "size": size,
+                        "x": round(x, 3),
+                        "baseline": round(baseline, 3),
+                    }
+                )
+        free.extend([left + widths[0] + 0.6, right - widths[1] - 0.6])
+    return placed, free
 
 
 def counter(
-    ship: dict[str, Any],
+    ship: Mapping[str, Any],
+    side: Mapping[str, Any],
     side_index: int,
-    side_navy: str,
     shape: Shape,
-    ruleset: str,
-    cx: float,
-    cy: float,
+    spec: CounterSpec,
+    navies: Mapping[str, str],
+    *,
+    with_class: bool,
+    corner_size: float,
 ) -> dict[str, Any]:
-    """Lay out one counter centred on (cx, cy): its outline, band, arrow and text."""
+    """Lay out one ship's counter: its face and (where the spec has one) its reverse, each
+    in mm from the top-left of the box round it."""
     name = str(ship.get("name", ""))
-    half = shape.size / 2
+    side_navy = str(side.get("navy", ""))
     navy = str(ship.get("navy") or side_navy)
-    tag = navy.capitalize()
+    tag = navies.get(navy, navy.capitalize())
     if navy != side_navy:
         tag = f"{tag} ally"
-    band_top = half - BAND_MM - (1.2 if shape.hexagon else 0)
-    band_width = 2 * shape.half_width(half - 0.6) - 2 * PAD
-    tag_fit = fit_text(tag, band_width, BAND_MM, (7.5, 7.0), bold=True) or fit_text(
-        side_navy.capitalize(), band_width, BAND_MM, (7.0,), bold=True
-    )
-    if tag_fit is None or len(tag_fit.lines) != 1:
-        raise InputError(f"navy '{navy}' is too long a word for a {shape.size:g} mm counter")
-    band_text = text_lines(tag_fit, cx, cy + band_top, half - band_top, bold=True)
-    # the class sits on the band, the name fills the rest under the arrow
-    class_bottom = band_top - 0.5
-    class_width = 2 * shape.half_width(class_bottom) - 2 * PAD
-    description = describe(ship, ruleset)
-    class_fit = None
-    for lines in (1, 2):
-        class_fit = fit_text(
-            description, class_width, lines * CLASS_SIZES[0] * PT_MM * LINE, CLASS_SIZES
-        )
-        if class_fit is not None:
-            break
-    if class_fit is None:
-        raise InputError(f"ship class '{description}' is too long for a counter")
-    class_top = class_bottom - class_fit.height
-    name_top = -half + ARROW_MM + 0.5
-    name_bottom = class_top - 0.4
-    name_width = 2 * min(shape.half_width(name_top), shape.half_width(name_bottom)) - 2 * PAD
-    name_fit = fit_text(name, name_width, name_bottom - name_top, NAME_SIZES, bold=True)
-    if name_fit is None:
+    band = _band_word(tag, navies.get(side_navy, side_navy.capitalize()), shape)
+    class_line = describe(ship, spec) if with_class else None
+    sizes = WITH_CLASS if class_line else NAME_SIZES
+    stack = fit_stack(name, class_line or None, shape, shape.rows()["zone"], sizes)
+    if stack is None:
         raise InputError(
             f"ship name '{name}' ({len(name)} characters) does not fit a {shape.size:g} mm "
             "counter at 7 pt; shorten it to about 40 characters"
         )
-    top = cy - half
-    flagship = bool(ship.get("flagship"))
-    return {
-        "outline": shape.outline(cx, cy),
-        "band": shape.band(cx, cy, band_top, inset=0.35),
-        "side": side_index,
-        "band_text": band_text,
-        "band_label": _label_box(band_text, tag_fit, cx),
-        "name": text_lines(name_fit, cx, cy + name_top, name_bottom - name_top, bold=True),
-        "class_text": text_lines(class_fit, cx, cy + class_top, class_fit.height),
-        "arrow": _arrow(cx, top + 0.9, top + ARROW_MM),
-        "pennant": _pennant(cx - (5.2 if shape.hexagon else 7.4), top + 0.9) if flagship else None,
-        "ship_name": name,
-    }
-
-
-def _label_box(placed: dict[str, Any], fitted: Fitted, cx: float) -> dict[str, float]:
-    """A white box behind the band's word (the hatched mono band of the second side)."""
-    width = max(text_width(line, fitted.size, True) for line in fitted.lines) + 1.4
-    height = fitted.height + 0.2
-    y = placed["lines"][0]["y"] - fitted.size_mm * (LINE + CAP) / 2 - 0.1
-    return {
-        "x": round(cx - width / 2, 2),
-        "y": round(y, 2),
-        "w": round(width, 2),
-        "h": round(height, 2),
-    }
-
-
-def _arrow(cx: float, tip: float, foot: float) -> str:
-    """An arrow pointing up to the top edge: the ship's bow."""
-    head = 2.0
-    points = [
-        (cx, tip),
-        (cx + 1.7, tip + head),
-        (cx + 0.5, tip + head),
-        (cx + 0.5, foot),
-        (cx - 0.5, foot),
-        (cx - 0.5, tip + head),
-        (cx - 1.7, tip + head),
-    ]
-    return _points(points)
-
-
-def _pennant(x: float, top: float) -> dict[str, Any]:
-    """The flagship's pennant: a staff and a swallow-tailed flag."""
-    return {
-        "staff": (round(x, 2), round(top, 2), round(x, 2), round(top + 3.4, 2)),
-        "flag": _points(
-            [(x, top), (x + 3.0, top), (x + 2.2, top + 0.8), (x + 3.0, top + 1.6), (x, top + 1.6)]
+    corners, free = _corners(corner_values(ship, side, spec), corner_size, shape)
+    face = {
+        "stack": stack.lines,
+        "band": band,
+        "corners": corners,
+        "bow": _bow_box(free[0], free[1], shape),
+        "pennant": (
+            {"x": round((free[2] + free[3]) / 2, 3), "row": shape.rows()["bottom"]}
+            if ship.get("flagship")
+            else None
         ),
     }
+    reverse = None
+    if spec.reverse is not None:
+        reverse = {
+            "stack": stack.lines,
+            "band": band,
+            "bow": _bow_box(
+                shape.width / 2 - BOW_MAX_MM / 2, shape.width / 2 + BOW_MAX_MM / 2, shape
+            ),
+            "stamp": _stamp(spec.reverse[0], shape),
+        }
+    return {"name": name, "side": side_index, "face": face, "reverse": reverse}
 
 
-# ---------------------------------------------------------------- packing and pages
+def _stamp(word: str, shape: Shape) -> dict[str, Any]:
+    """The reverse's word (STRUCK), in a box on the bottom row."""
+    top, bottom = shape.rows()["bottom"]
+    room = shape.span(top, bottom) - 1.2
+    text = word.upper()
+    for size in (8.5, 8.0, 7.5, 7.0):
+        width = text_width_mm(text, "sans-bold", size)
+        if width <= room:
+            return {
+                "text": text,
+                "size": size,
+                "x": round(shape.width / 2 - width / 2 - 0.6, 3),
+                "w": round(width + 1.2, 3),
+                "top": top,
+                "bottom": bottom,
+                "baseline": round(_baseline(top, bottom, size), 3),
+            }
+    raise SpecError(f"the reverse's word '{word}' is too long for a {shape.size:g} mm counter")
 
 
-def per_row(shape: Shape, paper: str) -> int:
-    """Return how many counters a row of the sheet holds."""
-    width = PRINTABLE_MM[paper][0]
-    if shape.hexagon:
-        r = shape.radius
-        return int((width - 2 - 2 * r) // (1.5 * r)) + 1
-    return int((width - 2 * CROP_MM) // shape.size)
+# ---------------------------------------------------------------- markers and tracks
 
 
-def block_height(shape: Shape, rows: int, count_in_first_row: int) -> float:
-    """Return the height of `rows` rows of counters (hex columns zig-zag half a hex)."""
-    if rows == 0:
-        return 0.0
-    if shape.hexagon:
-        return rows * shape.size + (shape.size / 2 if count_in_first_row > 1 else 0)
-    return rows * shape.size + 2 * CROP_MM
+def _track_spaces(track: Track, rules: Rules, ruleset: str, data: Mapping[str, Any]) -> int:
+    """The spaces of a track: the scenario's, else the largest the rules allow."""
+    said = expressions.text(track.spaces, track.where, scenario=data)
+    if said.isdigit() and 1 <= int(said) <= 500:
+        return int(said)
+    if track.spaces_from:
+        table, param = track.spaces_from
+        allowed = rules.rulesets[ruleset].tables[table].params.get(param) or []
+        numbers = [int(n) for n in (allowed if isinstance(allowed, list | tuple) else [allowed])]
+        if numbers:
+            return max(numbers)
+    raise InputError(
+        f"the {track.label.lower()} track: how many spaces? (the scenario says '{said}')"
+    )
 
 
-def paginate(counts: list[int], shape: Shape, paper: str) -> list[list[tuple[int, int, int]]]:
-    """Split the sides' counters into pages.
+def marker_items(
+    spec: CounterSpec, ships: int, tracks: Sequence[Mapping[str, Any]]
+) -> list[dict[str, str]]:
+    """Return the markers to cut out: each state's (as many as the spec says, never more
+    than there are ships), the wind gauge, and each track's marker."""
+    items: list[dict[str, str]] = []
+    for marker in spec.markers:
+        items += [{"kind": "state", "label": marker.label}] * min(marker.count, ships)
+    if spec.wind is not None:
+        items.append({"kind": "wind", "label": "Wind"})
+    items += [{"kind": "track", "label": str(track["marker"])} for track in tracks]
+    return items
 
-    Args:
-        counts: the number of counters of each side.
 
-    Returns:
-        per page, the (side, first, end) slices of the side's counters it shows; a side is
-        split between pages only at the end of a row.
-    """
-    n = per_row(shape, paper)
-    capacity = PRINTABLE_MM[paper][1] - HEADER_MM[paper] - FOOTER_MM - 2.0
+def _marker_words(labels: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Each marker's word inside its frame, on two lines at most, its words kept whole, all
+    at one size: the largest at which the longest fits."""
+    room = MARKER_MM - 2 * (MARKER_FRAME_MM + 0.55)
+    for size in (8.5, 8.0, 7.5, 7.0):
+        words = {}
+        for label in labels:
+            lines = _wrap_into(label, "sans-bold", size, [room] * 2, False)
+            if lines is None:
+                break
+            words[label] = {"size": size, "lines": lines}
+        else:
+            return words
+    raise SpecError(f"a marker's word is too long for a {MARKER_MM:g} mm marker: {labels}")
+
+
+# ---------------------------------------------------------------- blocks, pages
+
+
+def per_row(width: float, paper: str) -> int:
+    """How many pieces `width` mm wide a row of a block holds, crop marks included."""
+    room = PRINTABLE_MM[paper][0] - 2 * CROP_ROOM_MM
+    return max(1, int((room + GAP_MM) // (width + GAP_MM)))
+
+
+def block_height(rows: int, item_height: float) -> float:
+    """The height of a block of `rows` rows, with room for its crop marks above and below."""
+    return 2 * CROP_ROOM_MM + rows * item_height + (rows - 1) * GAP_MM
+
+
+@dataclass
+class Section:
+    """What the pages hold, in order: a side's counters, the markers, a track."""
+
+    kind: str  # ships, markers, track
+    title: str
+    items: list[Any]
+    per_row: int
+    item_w: float
+    item_h: float
+    side: int = -1
+    extra: dict[str, Any] | None = None
+
+    @property
+    def rows(self) -> int:
+        return -(-len(self.items) // self.per_row)
+
+    def height(self, rows: int) -> float:
+        if self.kind == "track":
+            return HEADING_MM + rows * self.item_h
+        return HEADING_MM + block_height(rows, self.item_h)
+
+
+def paginate(sections: Sequence[Section], room: float) -> list[list[tuple[int, int, int]]]:
+    """Split the sections into pages of `room` mm: a section is split only between rows,
+    and a track only if it is taller than a page.
+
+    Returns, per page, the (section index, first row, end row) it shows."""
     pages: list[list[tuple[int, int, int]]] = [[]]
-    used = 0.0
-    for side, count in enumerate(counts):
+    left = room
+    for index, section in enumerate(sections):
         start = 0
-        while start < count:
-            room = capacity - used - SECTION_MM
-            rows_left = -(-(count - start) // n)
-            rows = rows_left
-            while rows > 0 and block_height(shape, rows, min(n, count - start)) > room:
+        while start < section.rows:
+            rows = section.rows - start
+            while rows > 0 and section.height(rows) > left:
                 rows -= 1
+            if (
+                section.kind == "track"
+                and rows < section.rows
+                and section.height(section.rows) <= room
+            ):
+                rows = 0  # the whole track on the next page
             if rows == 0:
                 if not pages[-1]:
-                    raise InputError("a counter does not fit on the page")
+                    raise InputError(f"the {section.title} do not fit on a page")
                 pages.append([])
-                used = 0.0
+                left = room
                 continue
-            end = min(count, start + rows * n)
-            pages[-1].append((side, start, end))
-            used += SECTION_MM + block_height(shape, rows, min(n, end - start)) + 2.0
-            start = end
+            pages[-1].append((index, start, start + rows))
+            left -= section.height(rows) + SECTION_SPACE_MM
+            start += rows
     return pages
 
 
-def _block(
-    ships: list[dict[str, Any]],
-    side_index: int,
-    side_navy: str,
-    shape: Shape,
-    ruleset: str,
-    n: int,
+def _crops(
+    left: float, top: float, right: float, bottom: float, xs: Sequence[float], ys: Sequence[float]
+) -> list[dict[str, float]]:
+    """Crop marks continuing the cuts at `xs` (above and below the block) and `ys` (left and
+    right of it): filled bars, as (x, y, w, h) in mm."""
+    mark = CROP_MARK_PT * PT_MM
+    marks = []
+    for x in xs:
+        for y in (top - CROP_GAP_MM - CROP_LENGTH_MM, bottom + CROP_GAP_MM):
+            marks.append({"x": x - mark / 2, "y": y, "w": mark, "h": CROP_LENGTH_MM})
+    for y in ys:
+        for x in (left - CROP_GAP_MM - CROP_LENGTH_MM, right + CROP_GAP_MM):
+            marks.append({"x": x, "y": y - mark / 2, "w": CROP_LENGTH_MM, "h": mark})
+    return [{k: round(v, 3) for k, v in m.items()} for m in marks]
+
+
+def _place_block(
+    section: Section, start: int, end: int, top: float, paper: str, hexagon: bool
 ) -> dict[str, Any]:
-    """Lay out one run of a side's counters: positions, cut lines and crop marks."""
-    counters = []
-    rows = -(-len(ships) // n)
-    if shape.hexagon:
-        r, f = shape.radius, shape.size
-        used = min(n, len(ships))
-        width = 1.5 * r * (used - 1) + 2 * r
-        height = block_height(shape, rows, used)
-        for i, ship in enumerate(ships):
-            col, row = i % n, i // n
-            cx = r + 1.5 * r * col
-            cy = f / 2 + f * row + (f / 2 if col % 2 else 0)
-            counters.append(counter(ship, side_index, side_navy, shape, ruleset, cx, cy))
-        crops: list[tuple[float, float, float, float]] = []
-    else:
-        s, m = shape.size, CROP_MM
-        used = min(n, len(ships))
-        width = used * s + 2 * m
-        height = block_height(shape, rows, used)
-        for i, ship in enumerate(ships):
-            col, row = i % n, i // n
-            cx, cy = m + s * col + s / 2, m + s * row + s / 2
-            counters.append(counter(ship, side_index, side_navy, shape, ruleset, cx, cy))
-        crops = []
-        gap, tick = 1.0, m - 1.5
-        for k in range(used + 1):
-            x = m + k * s
-            crops.append((x, m - gap - tick, x, m - gap))
-            bottom_rows = rows if k <= len(ships) - (rows - 1) * n else rows - 1
-            y = m + bottom_rows * s
-            crops.append((x, y + gap, x, y + gap + tick))
-        for k in range(rows + 1):
-            y = m + k * s
-            crops.append((m - gap - tick, y, m - gap, y))
-            right_cols = used if k < rows else len(ships) - (rows - 1) * n
-            x = m + right_cols * s
-            crops.append((x + gap, y, x + gap + tick, y))
+    """Place rows `start` to `end` of a section's pieces under a heading at `top`."""
+    page_left = (PAPER_MM[paper][0] - PRINTABLE_MM[paper][0]) / 2
+    items = section.items[start * section.per_row : end * section.per_row]
+    columns = min(section.per_row, len(items))
+    width = columns * section.item_w + (columns - 1) * GAP_MM
+    left = page_left + (PRINTABLE_MM[paper][0] - width) / 2
+    block_top = top + HEADING_MM + CROP_ROOM_MM
+    placed = []
+    for i, item in enumerate(items):
+        column, row = i % section.per_row, i // section.per_row
+        x = left + column * (section.item_w + GAP_MM)
+        y = block_top + row * (section.item_h + GAP_MM)
+        placed.append({"x": round(x, 3), "y": round(y, 3), **item})
+    rows = end - start
+    bottom = block_top + rows * section.item_h + (rows - 1) * GAP_MM
+    xs: list[float] = []
+    if not (hexagon and section.kind == "ships"):  # a hex's sides are no straight cut
+        for c in range(columns):
+            x = left + c * (section.item_w + GAP_MM)
+            xs += [x, x + section.item_w]
+    ys: list[float] = []
+    for r in range(rows):
+        y = block_top + r * (section.item_h + GAP_MM)
+        ys += [y, y + section.item_h]
     return {
-        "counters": counters,
-        "width": round(width, 2),
-        "height": round(height, 2),
-        "crops": [tuple(round(v, 2) for v in c) for c in crops],
+        "kind": section.kind,
+        "title": section.title,
+        "side": section.side,
+        "continued": start > 0,
+        "top": round(top, 3),
+        "left": round(left, 3),
+        "right": round(left + width, 3),
+        "block_top": round(block_top, 3),
+        "block_bottom": round(bottom, 3),
+        "item_w": section.item_w,
+        "item_h": section.item_h,
+        "items": placed,
+        "crops": _crops(left, block_top, left + width, bottom, xs, ys),
+        **(section.extra or {}),
     }
+
+
+def _place_track(section: Section, start: int, end: int, top: float, paper: str) -> dict[str, Any]:
+    page_left = (PAPER_MM[paper][0] - PRINTABLE_MM[paper][0]) / 2
+    width = TRACK_PER_ROW * TRACK_BOX_MM
+    left = page_left + (PRINTABLE_MM[paper][0] - width) / 2
+    spaces = [
+        {
+            "number": n,
+            "x": round(left + ((n - 1) % TRACK_PER_ROW) * TRACK_BOX_MM, 3),
+            "y": round(top + HEADING_MM + ((n - 1) // TRACK_PER_ROW - start) * TRACK_BOX_MM, 3),
+        }
+        for n in section.items[start * TRACK_PER_ROW : end * TRACK_PER_ROW]
+    ]
+    return {
+        "kind": "track",
+        "title": section.title,
+        "continued": start > 0,
+        "top": round(top, 3),
+        "left": round(left, 3),
+        "right": round(left + width, 3),
+        "spaces": spaces,
+        "last": len(section.items),
+        **(section.extra or {}),
+    }
+
+
+def _fitted(text: str, font: str, width: float, height: float, sizes: tuple[float, ...]) -> Fitted:
+    fitted = fit(text, font, width, height, sizes)
+    if fitted is None:
+        raise InputError(f"the counters sheet's text does not fit at 7 pt: {text[:60]}")
+    return fitted
+
+
+def _as_dict(fitted: Fitted) -> dict[str, Any]:
+    return {"font": fitted.font, "size": fitted.size, "lines": list(fitted.lines)}
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _key(
+    spec: CounterSpec,
+    data: Mapping[str, Any],
+    tracks: Sequence[Mapping[str, Any]],
+    flagships: bool,
+    allies: bool,
+    house: int,
+    width: float,
+) -> list[dict[str, Any]]:
+    """The key's paragraphs, each a bold lead and its words, fitted to `width` at 7 pt."""
+    paragraphs: list[tuple[str, str]] = []
+    band = "the ship's navy, on her side's colour"
+    if allies:
+        band += '; an allied ship\'s band names her own navy and "ally"'
+    if flagships:
+        band += ". Pennant under the name: the flagship"
+    paragraphs.append(("Band:", band + "."))
+    if spec.reverse is not None:
+        paragraphs.append((f"{spec.reverse[0]} (the back):", spec.reverse[1] + "."))
+    for marker in spec.markers:
+        paragraphs.append((f"{marker.label}:", marker.note + "."))
+    if spec.wind is not None:
+        wind = data.get("wind") if isinstance(data.get("wind"), Mapping) else {}
+        direction = str(wind.get("direction", "")) if wind else ""
+        start = ""
+        if direction and direction.lower() != "calm":
+            # "NW" stays as written, "North-east" is a word in the sentence
+            named = direction if direction.isupper() else direction.lower()
+            start = f" At the start it blows from the {named}."
+        elif direction:
+            start = " At the start it is calm."
+        paragraphs.append(
+            (
+                "Wind gauge:",
+                "set it by the map, its arrow pointing where the wind blows to."
+                f"{start} {_sentence(spec.wind)}.",
+            )
+        )
+    for track in tracks:
+        paragraphs.append((f"{track['label']}:", f"{track['note']}." if track["note"] else ""))
+    if house:
+        paragraphs.append(("House tables used:", f"{house}, listed on the briefing."))
+    out = []
+    for lead, words in paragraphs:
+        lead_w = text_width_mm(lead + " ", "sans-bold", KEY_PT)
+        # the lead stands at the start of the first line, the words run on after it
+        lines = _wrap_into(words, "sans", KEY_PT, [width - lead_w] + [width] * 20, True)
+        if not lines:
+            lines = [""]
+        out.append({"lead": lead, "lead_w": round(lead_w, 3), "lines": lines})
+    return out
+
+
+def _key_columns(paragraphs: list[dict[str, Any]], width: float) -> float:
+    """Set the key's paragraphs in two columns of about the same height (each gets its
+    column's left, mm from the frame's, and its top, mm from the key's); return the key's
+    height."""
+    line = KEY_PT * 1.2 * PT_MM
+    heights = [len(p["lines"]) * line + KEY_SPACE_MM for p in paragraphs]
+    total = sum(heights)
+    split, best = 0, total
+    for i in range(len(paragraphs) + 1):  # the split that makes the taller column least tall
+        tallest = max(sum(heights[:i]), sum(heights[i:]))
+        if tallest < best - 1e-9:
+            split, best = i, tallest
+    tops = [0.0, 0.0]
+    for i, paragraph in enumerate(paragraphs):
+        column = 0 if i < split else 1
+        paragraph["left"] = round(column * (width + KEY_GUTTER_MM) / 2, 3)
+        paragraph["top"] = round(tops[column], 3)
+        tops[column] += heights[i]
+    return max(tops) - KEY_SPACE_MM if paragraphs else 0.0
 
 
 def context(
@@ -497,47 +867,672 @@ def context(
     if ruleset is not None and found != ruleset:
         raise InputError(f"this is a {found} scenario, not {ruleset}")
     paper = PAPERS[paper]["name"]
+    spec = counter_spec(found)
     shape = shape_for(found)
     units = get_generator(found).units
     sides = data["sides"]
     if len(sides) > 2:
         raise InputError(f"the counters sheet prints two sides, this scenario has {len(sides)}")
     ships = [list(side.get(units, [])) for side in sides]
-    n = per_row(shape, paper)
-    pages = []
-    for page in paginate([len(s) for s in ships], shape, paper):
-        blocks = []
-        for side_index, start, end in page:
-            side = sides[side_index]
-            block = _block(
-                ships[side_index][start:end], side_index, str(side.get("navy", "")), shape, found, n
+    everyone = [(i, side, ship) for i, side in enumerate(sides) for ship in ships[i]]
+    navies = (
+        {key: str(value["title"]).split(" (")[0] for key, value in rules.names.navies.items()}
+        if rules.names
+        else {}
+    )
+
+    # one corner size and one rule on the class line for the whole sheet, so that every
+    # counter reads alike: the class stands under the name only if every name leaves room
+    corner_size = CORNER_SIZES[0]
+    for _, side, ship in everyone:
+        size = _corner_size(corner_values(ship, side, spec), shape, bool(ship.get("flagship")))
+        if size is None:
+            raise InputError(
+                f"the corner ratings of '{ship.get('name')}' are too wide for a "
+                f"{shape.size:g} mm counter"
             )
-            block["side"] = side_index
-            block["title"] = str(side.get("name", f"Side {side_index + 1}"))
-            block["count"] = len(ships[side_index])
-            block["continued"] = start > 0
-            blocks.append(block)
-        pages.append(blocks)
-    house = [f"{t} ({rules.table(t).title})" for t in data.get("house_tables", [])]
+        corner_size = min(corner_size, size)
+    zone = shape.rows()["zone"]
+    with_class = all(
+        fit_stack(str(ship.get("name", "")), describe(ship, spec) or None, shape, zone, WITH_CLASS)
+        for _, side, ship in everyone
+    )
+    laid = [
+        [
+            counter(
+                ship, side, i, shape, spec, navies, with_class=with_class, corner_size=corner_size
+            )
+            for ship in ships[i]
+        ]
+        for i, side in enumerate(sides)
+    ]
+
+    tracks: list[dict[str, Any]] = []
+    for track in spec.tracks:
+        spaces = _track_spaces(track, rules, found, data)
+        note = expressions.text(track.note, track.where, scenario=data) if track.note else ""
+        tracks.append(
+            {"label": track.label, "marker": track.marker, "spaces": spaces, "note": note}
+        )
+    markers = marker_items(spec, len(everyone), tracks)
+
+    pair_h = shape.height * (2 if spec.reverse else 1)
+    sections = []
+    for i, side in enumerate(sides):
+        sections.append(
+            Section(
+                "ships",
+                str(side.get("name", f"Side {i + 1}")),
+                laid[i],
+                per_row(shape.width, paper),
+                shape.width,
+                pair_h,
+                side=i,
+                extra={"count": len(laid[i])},
+            )
+        )
+    if markers:
+        words = _marker_words([m["label"] for m in markers])
+        items = [{**m, "word": words[m["label"]]} for m in markers]
+        sections.append(
+            Section(
+                "markers",
+                "Markers",
+                items,
+                per_row(MARKER_MM, paper),
+                MARKER_MM,
+                MARKER_MM,
+            )
+        )
+    for made in tracks:
+        sections.append(
+            Section(
+                "track",
+                str(made["label"]),
+                list(range(1, int(made["spaces"]) + 1)),
+                TRACK_PER_ROW,
+                TRACK_BOX_MM,
+                TRACK_BOX_MM,
+                extra={"marker": made["marker"]},
+            )
+        )
+
+    width, height = PRINTABLE_MM[paper]
+    page_left = (PAPER_MM[paper][0] - width) / 2
+    page_top = (PAPER_MM[paper][1] - height) / 2
+    title = _fitted(
+        f"Ship counters — {data.get('title', '')}", "serif", width, 8.0, (15.0, 14.0, 13.0, 12.0)
+    )
+    header = _header(found, spec, shape, width)
+    header_h = title.height_mm + 1.0 + header.height_mm + 2.5
+    flagships = any(ship.get("flagship") for _, _, ship in everyone)
+    allies = any(
+        ship.get("navy") and ship.get("navy") != side.get("navy") for _, side, ship in everyone
+    )
+    house = len(data.get("house_tables", []))
+    key = _key(spec, data, tracks, flagships, allies, house, (width - KEY_GUTTER_MM) / 2)
+    key_h = _key_columns(key, width)
+
+    room = height - header_h
+    plan = paginate(sections, room)
+    # the key stands at the foot of the last page; if the last page is full, its last block
+    # goes over to the next with the key (rather than the key alone on a page)
+    used = sum(sections[i].height(b - a) + SECTION_SPACE_MM for i, a, b in plan[-1])
+    if used + key_h > room:
+        moved = [plan[-1].pop()] if len(plan[-1]) > 1 else []
+        if moved and sections[moved[0][0]].height(moved[0][2] - moved[0][1]) + key_h > room:
+            plan[-1].append(moved.pop())
+        plan.append(moved)
+    pages = []
+    for number, page in enumerate(plan, start=1):
+        top = page_top + header_h
+        blocks = []
+        for index, start, end in page:
+            section = sections[index]
+            if section.kind == "track":
+                blocks.append(_place_track(section, start, end, top, paper))
+            else:
+                blocks.append(_place_block(section, start, end, top, paper, shape.hexagon))
+            top += section.height(end - start) + SECTION_SPACE_MM
+        pages.append({"number": number, "blocks": blocks})
+    return {
+        "ruleset": found,
+        "scenario_title": str(data.get("title", "")),
+        "title": _as_dict(title),
+        "header": _as_dict(header),
+        "sheets": len(pages),
+        "pages": pages,
+        "frame": {
+            "left": page_left,
+            "top": page_top,
+            "width": width,
+            "height": height,
+        },
+        "shape": {
+            "hexagon": shape.hexagon,
+            "size": shape.size,
+            "width": round(shape.width, 3),
+            "outline": shape.outline(),
+        },
+        "reverse": spec.reverse[0] if spec.reverse else None,
+        "with_class": with_class,
+        "corner_size": corner_size,
+        "key": key,
+        "key_top": round(page_top + height - key_h, 3),
+    }
+
+
+def _header(ruleset: str, spec: CounterSpec, shape: Shape, width: float) -> Fitted:
+    """How to cut the counters out and read them, under the title of every page."""
+    cell = CELL_MM[spec.shape]
     if shape.hexagon:
         size = (
-            f"flat-topped hexes {shape.size:g} mm across the flats, one for a hex of the map sheet"
+            f"flat-topped hexes {shape.size:g} mm across the flats, for the map's {cell:g} mm hexes"
         )
     else:
-        size = f"{shape.size:g} mm squares, one for a square of the map sheet"
-    return {
-        "scenario_title": str(data.get("title", "")),
-        "ruleset_name": found.capitalize(),
-        "size_text": size,
-        "hexagon": shape.hexagon,
-        "pages": pages,
-        "page_height": round(PRINTABLE_MM[paper][1] - 1.0, 1),
-        "colours": COLOURS,
-        "flagships": any(ship.get("flagship") for side in ships for ship in side),
-        "allies": any(
-            ship.get("navy") and ship.get("navy") != side.get("navy")
-            for side, side_ships in zip(sides, ships, strict=True)
-            for ship in side_ships
-        ),
-        "house_tables": house,
-    }
+        size = f"{shape.size:g} mm squares, for the map's {cell:g} mm squares"
+    if spec.reverse:
+        how = (
+            "Cut out each pair, fold it on the dashed line and glue it: the ship on one side, "
+            f"{spec.reverse[0].lower()} on the other; turned over across the fold, a counter "
+            "keeps her heading."
+        )
+    else:
+        how = "Cut out each counter along its line."
+    words = f"{ruleset.capitalize()}: {size}. {how} The pointed wedge is the bow."
+    named = [c for c in spec.corners if c.label]
+    if named:
+        places = ("top left", "top right", "bottom left", "bottom right")
+        listed = "; ".join(
+            f"{place} {c.short + ' ' if c.short else ''}{c.label}"
+            for place, c in zip(places, named, strict=False)
+        )
+        note = f" {_sentence(spec.corners_note)}." if spec.corners_note else ""
+        words += f" Corners: {listed}.{note}"
+    return _fitted(words, "sans", width, 14.0, (8.0, 7.5, 7.0))
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def draw(
+    drawing: Drawing,
+    context: dict[str, Any],
+    *,
+    boxes: Mapping[str, Box],
+    fillable: bool,
+    field_prefix: str,
+) -> None:
+    """Draw the counters: each page's header, blocks of pairs, markers, tracks; the key."""
+    frame = context["frame"]
+    for page in context["pages"]:
+        drawing.new_page(boxes)
+        _write_header(drawing, context, page)
+        for block in page["blocks"]:
+            if block["kind"] == "track":
+                _track(drawing, block)
+            else:
+                _block(drawing, context, block)
+        if page["number"] == context["sheets"]:
+            _write_key(drawing, context, frame)
+
+
+def _colour(drawing: Drawing, name: str) -> Any:
+    from reportlab.lib.colors import HexColor
+
+    return HexColor(drawing.colours.get(name, name))
+
+
+def _side_colour(drawing: Drawing, side: int) -> Any:
+    return _colour(drawing, "accent" if side == 0 else "blue")
+
+
+def _lines(
+    drawing: Drawing,
+    fitted: Mapping[str, Any],
+    left: float,
+    top: float,
+    *,
+    colour: str = "ink",
+    leading: float = 1.2,
+) -> float:
+    """Write a fitted paragraph from `top` down; return the mm under it."""
+    canvas = drawing.canvas
+    canvas.setFillColor(_colour(drawing, colour))
+    canvas.setFont(fitted["font"], fitted["size"])
+    line = float(fitted["size"]) * leading * PT_MM
+    for i, text in enumerate(fitted["lines"]):
+        canvas.drawString(drawing.x(left), drawing.y(top + i * line + line * 0.78), text)
+    return top + len(fitted["lines"]) * line
+
+
+def _write_header(drawing: Drawing, context: Mapping[str, Any], page: Mapping[str, Any]) -> float:
+    frame = context["frame"]
+    left, top = frame["left"], frame["top"]
+    below = _lines(drawing, context["title"], left, top, colour="accent")
+    below = _lines(drawing, context["header"], left, below + 1.0)
+    if context["sheets"] > 1:
+        canvas = drawing.canvas
+        canvas.setFont("sans", 7.0)
+        canvas.setFillColor(_colour(drawing, "faint"))
+        canvas.drawRightString(
+            drawing.x(left + frame["width"]),
+            drawing.y(top + context["title"]["size"] * 1.2 * PT_MM * 0.78),
+            f"Sheet {page['number']} of {context['sheets']}",
+        )
+    return below
+
+
+def _heading(drawing: Drawing, context: Mapping[str, Any], block: Mapping[str, Any]) -> None:
+    """A block's heading: its title, what it holds, and a rule under them."""
+    frame = context["frame"]
+    left, width = frame["left"], frame["width"]
+    canvas = drawing.canvas
+    title = str(block["title"]) + (" (continued)" if block.get("continued") else "")
+    if block["kind"] == "ships":
+        count = int(block["count"])
+        words = SIDE_WORDS["mono" if drawing.mono else "colour"][block["side"]]
+        small = f"{count} {'ship' if count == 1 else 'ships'} · {words}"
+    elif block["kind"] == "markers":
+        small = "cut out each one; a track's marker moves on its track"
+    else:
+        small = f"{block['last']} spaces; its marker stands in the space reached"
+    small_w = text_width_mm(small, "sans", 8.0)
+    head = fit(title, "serif", width - small_w - 3.0, 5.0, (11.0, 10.0, 9.0, 8.0, 7.0))
+    if head is None:
+        raise InputError(f"the heading '{title}' does not fit the counters sheet")
+    baseline = block["top"] + 4.6
+    canvas.setFillColor(_colour(drawing, "accent"))
+    canvas.setFont(head.font, head.size)
+    canvas.drawString(drawing.x(left), drawing.y(baseline), head.lines[0])
+    canvas.setFillColor(_colour(drawing, "faint"))
+    canvas.setFont("sans", 8.0)
+    title_w = text_width_mm(head.lines[0], head.font, head.size)
+    canvas.drawString(drawing.x(left + title_w + 2.0), drawing.y(baseline), small)
+    canvas.setStrokeColor(_colour(drawing, "rule"))
+    canvas.setLineWidth(0.5)
+    rule = block["top"] + 6.0
+    canvas.line(drawing.x(left), drawing.y(rule), drawing.x(left + width), drawing.y(rule))
+
+
+def _block(drawing: Drawing, context: Mapping[str, Any], block: Mapping[str, Any]) -> None:
+    _heading(drawing, context, block)
+    if block["kind"] == "ships":
+        shape = Shape(context["shape"]["hexagon"], context["shape"]["size"])
+        for item in block["items"]:
+            _pair(drawing, shape, item)
+    else:
+        for item in block["items"]:
+            _marker(drawing, item)
+    _crop_marks(drawing, block["crops"])
+
+
+def _crop_marks(drawing: Drawing, marks: Sequence[Mapping[str, float]]) -> None:
+    canvas = drawing.canvas
+    canvas.setFillColor(_colour(drawing, "ink"))
+    for mark in marks:
+        canvas.rect(
+            drawing.x(mark["x"]),
+            drawing.y(mark["y"] + mark["h"]),
+            mark["w"] * MM,
+            mark["h"] * MM,
+            stroke=0,
+            fill=1,
+        )
+
+
+def _path(drawing: Drawing, points: Sequence[tuple[float, float]], x: float, y: float) -> Any:
+    path = drawing.canvas.beginPath()
+    first, *rest = points
+    path.moveTo(drawing.x(x + first[0]), drawing.y(y + first[1]))
+    for px, py in rest:
+        path.lineTo(drawing.x(x + px), drawing.y(y + py))
+    path.close()
+    return path
+
+
+def _cut_colour(drawing: Drawing) -> Any:
+    return _colour(drawing, "#000000" if drawing.mono else "#9a948a")
+
+
+def _pair(drawing: Drawing, shape: Shape, item: Mapping[str, Any]) -> None:
+    """A counter and its reverse under it, the fold between, the cut line round both."""
+    x, y = item["x"], item["y"]
+    side = item["side"]
+    _face(drawing, shape, item["face"], side, x, y)
+    if item["reverse"] is not None:
+        _reverse(drawing, shape, item["reverse"], side, x, y + shape.height)
+    canvas = drawing.canvas
+    canvas.setStrokeColor(_cut_colour(drawing))
+    canvas.setLineWidth(CUT_LINE_PT)
+    outline = shape.outline()
+    if item["reverse"] is None:
+        canvas.drawPath(_path(drawing, outline, x, y), stroke=1, fill=0)
+        return
+    h = shape.height
+    if shape.hexagon:  # two hexes sharing the flat edge between them
+        w = shape.width
+        points = [
+            (w / 4, 0),
+            (3 * w / 4, 0),
+            (w, h / 2),
+            (3 * w / 4, h),
+            (w, 3 * h / 2),
+            (3 * w / 4, 2 * h),
+            (w / 4, 2 * h),
+            (0, 3 * h / 2),
+            (w / 4, h),
+            (0, h / 2),
+        ]
+        fold = ((w / 4, h), (3 * w / 4, h))
+    else:
+        points = [(0, 0), (shape.width, 0), (shape.width, 2 * h), (0, 2 * h)]
+        fold = ((0, h), (shape.width, h))
+    canvas.drawPath(_path(drawing, points, x, y), stroke=1, fill=0)
+    canvas.setDash(1.2 * MM, 0.9 * MM)
+    (ax, ay), (bx, by) = fold
+    canvas.line(drawing.x(x + ax), drawing.y(y + ay), drawing.x(x + bx), drawing.y(y + by))
+    canvas.setDash()
+
+
+def _clip_to(drawing: Drawing, shape: Shape, x: float, y: float) -> None:
+    path = _path(drawing, shape.outline(), x, y)
+    drawing.canvas.clipPath(path, stroke=0, fill=0)
+
+
+def _band(
+    drawing: Drawing, shape: Shape, band: Mapping[str, Any], side: int, x: float, y: float
+) -> None:
+    """The navy band across the counter, clipped to its outline; in mono the second side's
+    is hatched, its word on a white ground."""
+    canvas = drawing.canvas
+    top, bottom = shape.rows()["band"]
+    canvas.saveState()
+    _clip_to(drawing, shape, x, y)
+    hatched = drawing.mono and side == 1
+    if hatched:
+        canvas.setStrokeColor(_colour(drawing, "ink"))
+        canvas.setLineWidth(0.45)
+        step = 1.0
+        height = bottom - top
+        start = -height
+        while start < shape.width:
+            canvas.line(
+                drawing.x(x + start),
+                drawing.y(y + bottom),
+                drawing.x(x + start + height),
+                drawing.y(y + top),
+            )
+            start += step
+    else:
+        canvas.setFillColor(_side_colour(drawing, side))
+        canvas.rect(
+            drawing.x(x - 1),
+            drawing.y(y + bottom),
+            (shape.width + 2) * MM,
+            (bottom - top) * MM,
+            stroke=0,
+            fill=1,
+        )
+    canvas.restoreState()
+    width = text_width_mm(band["text"], "sans-bold", band["size"])
+    centre = x + shape.width / 2
+    if hatched:
+        canvas.setFillColor(_colour(drawing, "paper"))
+        canvas.rect(
+            drawing.x(centre - width / 2 - 0.7),
+            drawing.y(y + bottom - 0.35),
+            (width + 1.4) * MM,
+            (bottom - top - 0.7) * MM,
+            stroke=0,
+            fill=1,
+        )
+    canvas.setFillColor(_colour(drawing, "ink" if hatched else "paper"))
+    canvas.setFont("sans-bold", band["size"])
+    canvas.drawCentredString(drawing.x(centre), drawing.y(y + band["baseline"]), band["text"])
+
+
+def _bow(drawing: Drawing, bow: Mapping[str, float], side: int, x: float, y: float) -> None:
+    """The bow: a pointed wedge, its tip at the top edge, its sides bowed out like a hull's."""
+    canvas = drawing.canvas
+    left, width = x + bow["x"], bow["w"]
+    top, bottom = y + bow["top"] - 0.2, y + bow["bottom"]
+    tip = left + width / 2
+    # the left side's outward normal, to bow both sides out by BOW_BULGE_MM
+    dx, dy = tip - left, top - bottom
+    length = math.hypot(dx, dy)
+    ox, oy = dy / length * BOW_BULGE_MM, -dx / length * BOW_BULGE_MM
+    near = (left + dx / 3 + ox, bottom + dy / 3 + oy)
+    far = (left + 2 * dx / 3 + ox, bottom + 2 * dy / 3 + oy)
+    path = canvas.beginPath()
+    path.moveTo(drawing.x(left), drawing.y(bottom))
+    path.curveTo(
+        drawing.x(near[0]), drawing.y(near[1]), drawing.x(far[0]), drawing.y(far[1]),
+        drawing.x(tip), drawing.y(top),
+    )  # fmt: skip
+    path.curveTo(
+        drawing.x(2 * tip - far[0]), drawing.y(far[1]),
+        drawing.x(2 * tip - near[0]), drawing.y(near[1]),
+        drawing.x(left + width), drawing.y(bottom),
+    )  # fmt: skip
+    path.close()
+    colour = _colour(drawing, "ink") if drawing.mono else _side_colour(drawing, side)
+    canvas.setFillColor(colour)
+    canvas.drawPath(path, stroke=0, fill=1)
+
+
+def _stack(
+    drawing: Drawing, shape: Shape, stack: Sequence[Sequence[Any]], x: float, y: float
+) -> None:
+    canvas = drawing.canvas
+    canvas.setFillColor(_colour(drawing, "ink"))
+    centre = drawing.x(x + shape.width / 2)
+    for text, font, size, baseline in stack:
+        canvas.setFont(font, size)
+        canvas.drawCentredString(centre, drawing.y(y + baseline), text)
+
+
+def _face(
+    drawing: Drawing, shape: Shape, face: Mapping[str, Any], side: int, x: float, y: float
+) -> None:
+    canvas = drawing.canvas
+    canvas.setFillColor(_colour(drawing, "paper"))
+    canvas.drawPath(_path(drawing, shape.outline(), x, y), stroke=0, fill=1)
+    _band(drawing, shape, face["band"], side, x, y)
+    _bow(drawing, face["bow"], side, x, y)
+    _stack(drawing, shape, face["stack"], x, y)
+    for corner in face["corners"]:
+        at = x + corner["x"]
+        if corner["short"]:
+            canvas.setFillColor(_colour(drawing, "faint"))
+            canvas.setFont("sans", LABEL_PT)
+            canvas.drawString(drawing.x(at), drawing.y(y + corner["baseline"]), corner["short"])
+            at += text_width_mm(corner["short"], "sans", LABEL_PT) + 0.35
+        canvas.setFillColor(_colour(drawing, "ink"))
+        canvas.setFont("sans-bold", corner["size"])
+        canvas.drawString(drawing.x(at), drawing.y(y + corner["baseline"]), corner["value"])
+    if face["pennant"]:
+        _pennant(drawing, face["pennant"], side, x, y)
+
+
+def _pennant(drawing: Drawing, pennant: Mapping[str, Any], side: int, x: float, y: float) -> None:
+    """The flagship's pennant: a staff and a swallow-tailed flag."""
+    canvas = drawing.canvas
+    top, bottom = pennant["row"]
+    staff = x + pennant["x"] - PENNANT_MM / 2 + 0.2
+    top, bottom = y + top + 0.2, y + bottom - 0.2
+    colour = _colour(drawing, "ink") if drawing.mono else _side_colour(drawing, side)
+    canvas.setStrokeColor(_colour(drawing, "ink"))
+    canvas.setLineWidth(0.5)
+    canvas.line(drawing.x(staff), drawing.y(top), drawing.x(staff), drawing.y(bottom))
+    flag = [
+        (0, 0),
+        (PENNANT_MM - 0.2, 0),
+        (PENNANT_MM - 1.2, 0.85),
+        (PENNANT_MM - 0.2, 1.7),
+        (0, 1.7),
+    ]
+    canvas.setFillColor(colour)
+    canvas.drawPath(_path(drawing, flag, staff, top), stroke=0, fill=1)
+
+
+def _reverse(
+    drawing: Drawing, shape: Shape, reverse: Mapping[str, Any], side: int, x: float, y: float
+) -> None:
+    """The back of a counter: her side's tint, the bow, her name, her band and the word of
+    her state (STRUCK) in a box."""
+    canvas = drawing.canvas
+    tint = "paper" if drawing.mono else ("#f3e1da" if side == 0 else "#dde7f2")
+    canvas.setFillColor(_colour(drawing, tint))
+    canvas.drawPath(_path(drawing, shape.outline(), x, y), stroke=0, fill=1)
+    _band(drawing, shape, reverse["band"], side, x, y)
+    _bow(drawing, reverse["bow"], side, x, y)
+    _stack(drawing, shape, reverse["stack"], x, y)
+    stamp = reverse["stamp"]
+    red = _colour(drawing, "red")
+    canvas.setFillColor(_colour(drawing, "paper"))
+    canvas.setStrokeColor(red)
+    canvas.setLineWidth(0.7)
+    canvas.rect(
+        drawing.x(x + stamp["x"]),
+        drawing.y(y + stamp["bottom"]),
+        stamp["w"] * MM,
+        (stamp["bottom"] - stamp["top"]) * MM,
+        stroke=1,
+        fill=1,
+    )
+    canvas.setFillColor(red)
+    canvas.setFont("sans-bold", stamp["size"])
+    canvas.drawCentredString(
+        drawing.x(x + shape.width / 2), drawing.y(y + stamp["baseline"]), stamp["text"]
+    )
+
+
+def _marker(drawing: Drawing, item: Mapping[str, Any]) -> None:
+    """A marker: a state's word on a ruled square, the wind gauge's arrow, or a track's
+    marker (white on ink, to stand out on its track)."""
+    canvas = drawing.canvas
+    x, y, size = item["x"], item["y"], MARKER_MM
+    ink, paper = _colour(drawing, "ink"), _colour(drawing, "paper")
+    track = item["kind"] == "track"
+    canvas.setFillColor(ink if track else paper)
+    canvas.rect(drawing.x(x), drawing.y(y + size), size * MM, size * MM, stroke=0, fill=1)
+    canvas.setStrokeColor(_cut_colour(drawing))
+    canvas.setLineWidth(CUT_LINE_PT)
+    canvas.rect(drawing.x(x), drawing.y(y + size), size * MM, size * MM, stroke=1, fill=0)
+    if item["kind"] == "state":
+        canvas.setStrokeColor(_colour(drawing, "red"))
+        canvas.setLineWidth(1.2)
+        inset = MARKER_FRAME_MM
+        canvas.rect(
+            drawing.x(x + inset),
+            drawing.y(y + size - inset),
+            (size - 2 * inset) * MM,
+            (size - 2 * inset) * MM,
+            stroke=1,
+            fill=0,
+        )
+    if item["kind"] == "wind":
+        _wind_arrow(drawing, x, y, size)
+        return
+    word = item["word"]
+    line = word["size"] * 1.15 * PT_MM
+    first = y + (size - len(word["lines"]) * line) / 2
+    canvas.setFillColor(paper if track else ink)
+    canvas.setFont("sans-bold", word["size"])
+    for i, text in enumerate(word["lines"]):
+        top = first + i * line
+        canvas.drawCentredString(
+            drawing.x(x + size / 2), drawing.y(_baseline(top, top + line, word["size"])), text
+        )
+
+
+def _wind_arrow(drawing: Drawing, x: float, y: float, size: float) -> None:
+    """The wind gauge: a bold arrow pointing where the wind blows, fletched at its tail."""
+    canvas = drawing.canvas
+    cx = x + size / 2
+    head, tail = y + 1.2, y + size - 1.2
+    shaft = 0.9
+    points = [
+        (cx, head),
+        (cx + 2.6, head + 3.4),
+        (cx + shaft / 2, head + 3.4),
+        (cx + shaft / 2, tail - 2.4),
+        (cx + 2.0, tail),
+        (cx + 0.9, tail),
+        (cx, tail - 1.2),
+        (cx - 0.9, tail),
+        (cx - 2.0, tail),
+        (cx - shaft / 2, tail - 2.4),
+        (cx - shaft / 2, head + 3.4),
+        (cx - 2.6, head + 3.4),
+    ]
+    canvas.setFillColor(_colour(drawing, "blue"))
+    canvas.drawPath(_path(drawing, points, 0, 0), stroke=0, fill=1)
+    canvas.setFillColor(_colour(drawing, "ink"))
+    canvas.setFont("sans-bold", LABEL_PT)
+    canvas.saveState()
+    # along the left edge, clear of the arrow's head (2.6 mm each side of its shaft)
+    canvas.translate(drawing.x(x + 3.0), drawing.y(y + size / 2))
+    canvas.rotate(90)
+    canvas.drawCentredString(0, 0, "WIND")
+    canvas.restoreState()
+
+
+def _track(drawing: Drawing, block: Mapping[str, Any]) -> None:
+    """A track: numbered spaces in rows, its last space marked the end."""
+    canvas = drawing.canvas
+    left = block["left"]
+    # the heading: the track's name and what it holds
+    canvas.setFillColor(_colour(drawing, "accent"))
+    canvas.setFont("serif", 11.0)
+    title = str(block["title"]) + (" (continued)" if block["continued"] else "")
+    canvas.drawString(drawing.x(left), drawing.y(block["top"] + 4.6), title)
+    small = f"{block['last']} spaces, for the {str(block['marker']).lower()} marker"
+    canvas.setFillColor(_colour(drawing, "faint"))
+    canvas.setFont("sans", 8.0)
+    canvas.drawString(
+        drawing.x(left + text_width_mm(title, "serif", 11.0) + 2.0),
+        drawing.y(block["top"] + 4.6),
+        small,
+    )
+    for space in block["spaces"]:
+        last = space["number"] == block["last"]
+        sx, sy = space["x"], space["y"]
+        canvas.setStrokeColor(_colour(drawing, "accent" if last else "rule"))
+        canvas.setLineWidth(1.4 if last else 0.5)
+        inset = 0.7 if last else 0.0
+        canvas.rect(
+            drawing.x(sx + inset),
+            drawing.y(sy + TRACK_BOX_MM - inset),
+            (TRACK_BOX_MM - 2 * inset) * MM,
+            (TRACK_BOX_MM - 2 * inset) * MM,
+            stroke=1,
+            fill=0,
+        )
+        canvas.setFillColor(_colour(drawing, "faint"))
+        canvas.setFont("sans-bold" if last else "sans", LABEL_PT)
+        canvas.drawString(drawing.x(sx + 1.3), drawing.y(sy + 3.6), str(space["number"]))
+        if last:
+            canvas.setFillColor(_colour(drawing, "accent"))
+            canvas.drawCentredString(
+                drawing.x(sx + TRACK_BOX_MM / 2), drawing.y(sy + TRACK_BOX_MM - 2.0), "END"
+            )
+
+
+def _write_key(drawing: Drawing, context: Mapping[str, Any], frame: Mapping[str, float]) -> None:
+    """The key at the foot of the last page, in two columns."""
+    canvas = drawing.canvas
+    line = KEY_PT * 1.2 * PT_MM
+    canvas.setFillColor(_colour(drawing, "ink"))
+    for paragraph in context["key"]:
+        top = context["key_top"] + paragraph["top"]
+        for i, text in enumerate(paragraph["lines"]):
+            baseline = drawing.y(top + i * line + line * 0.78)
+            x = frame["left"] + paragraph["left"]
+            if i == 0:
+                canvas.setFont("sans-bold", KEY_PT)
+                canvas.drawString(drawing.x(x), baseline, paragraph["lead"])
+                x += paragraph["lead_w"]
+            canvas.setFont("sans", KEY_PT)
+            canvas.drawString(drawing.x(x), baseline, text)
