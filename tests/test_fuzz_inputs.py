@@ -457,9 +457,12 @@ class _Packet:
 
 @contextlib.contextmanager
 def no_pdfs() -> Iterator[None]:
-    """Stub the slow renderers (a sheet still builds its HTML, which checks its options)."""
+    """Stub the slow renderers (a laid-out sheet still builds its HTML, which checks its
+    options; a drawn one is drawn: it is fast)."""
 
     def sheet(kind: str, rules: Any, **options: Any) -> bytes:
+        if generator.render.sheets.get_kind(kind).drawn:
+            return generator.render.sheets.drawn_pdf(kind, rules, **options)
         generator.render.sheets.sheet_html(kind, rules, **options)
         return b"%PDF-1.7 stub"
 

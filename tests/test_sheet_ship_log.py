@@ -1,10 +1,12 @@
-"""Ship's logs: every ruleset on both papers, the biggest forces, blank and fillable logs;
-read back with pypdf."""
+"""Ship's logs, drawn with ReportLab: every ruleset on both papers, the biggest forces, blank
+and fillable logs, the numbers worked out from a ship's ratings and the thresholds on her
+rows; read back with pypdf, and checked against the layout the sheet's context planned."""
 
 from __future__ import annotations
 
 import copy
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +14,16 @@ import pytest
 from pypdf import PdfReader
 
 from generator.errors import InputError
+from generator.generate import convoy as convoy_gen
+from generator.generate import flob as flob_gen
+from generator.generate import high_seas as high_seas_gen
+from generator.generate import impulse as impulse_gen
+from generator.generate import tactical as tactical_gen
 from generator.generate.scenario import dump, read_scenario, roll_scenario
 from generator.loading import Rules
+from generator.render.draw import LEADING, PAPER_MM, Drawing, text_width_mm
 from generator.render.kinds import ship_log
-from generator.render.sheets import render_sheet
+from generator.render.sheets import draw_sheet, page_boxes, render_sheet
 from generator.text import signed
 from tests.fullest import fullest
 from tests.pdfs import (
@@ -32,12 +40,30 @@ from tests.pdfs import (
 
 LONG_NAME = "Nuestra Señora de la Santísima Trinidad <&>"
 RULESETS = ("tactical", "flob", "high-seas", "impulse", "convoy")
-# logs a page can hold at most (a side's first page holds fewer under its heading)
-MOST_PER_PAGE = {"tactical": 6, "flob": 2, "high-seas": 2, "impulse": 3, "convoy": 8}
+# logs a page can hold at most (a side's first page holds fewer under its introduction)
+MOST_PER_PAGE = {"tactical": 6, "flob": 2, "high-seas": 2, "impulse": 3, "convoy": 6}
 # the seeds of the biggest forces the generators make: a Diplomat admiral's 12 ships a side,
 # 7 ships a side, three ships of the line (740 Hull HP, 600 crew), 4 ships a side, and a
 # convoy of 8 merchants and 2 escorts
 BIGGEST = {"tactical": 14, "flob": 11, "high-seas": 64, "impulse": 12, "convoy": 5}
+HEADING = "— ship’s log"
+
+
+# ---------------------------------------------------------------- reading the layout back
+
+
+def planned(context: dict[str, Any]) -> dict[str, tuple[int, tuple[float, float, float, float]]]:
+    """Return every form field the context plans: its page and its rectangle, in mm from
+    the page's bottom-left as pypdf reads a widget's."""
+    height = PAPER_MM[context["paper"]][1]
+    found = {}
+    for number, page in enumerate(context["pages"]):
+        for item in page["items"]:
+            name = item.get("field") or item.get("name")
+            if item["k"] in ("box", "write", "field") and name:
+                x, y, w, h = item["x"], item["y"], item["w"], item["h"]
+                found[name] = (number, (x, height - y - h, x + w, height - y))
+    return found
 
 
 def check_widgets(reader: PdfReader, paper: str) -> set[str]:
@@ -62,20 +88,19 @@ def check_widgets(reader: PdfReader, paper: str) -> set[str]:
     return set(names)
 
 
-def check_lines(reader: PdfReader, context: dict[str, Any]) -> None:
-    """Every row of boxes lies on as many lines as the layout planned: none wraps early."""
-    tops = {name: round(rect[1], 1) for _, name, _, rect in widgets(reader, unit=MM)}
-    rows = 0
-    for side in context["sides"]:
-        for card in side["logs"]:
-            for row in card["rows"]:
-                for section in row.get("sections", []) + row.get("left", []):
-                    for track in section.get("rows", []) if section["kind"] == "tracks" else []:
-                        lines = {tops[name] for name in track["boxes"]}
-                        planned = 1 + sum(seg["br"] for seg in track["segments"])
-                        assert len(lines) == (planned if track["boxes"] else 0), track["label"]
-                        rows += 1
-    assert rows
+def check_fields_over_boxes(reader: PdfReader, context: dict[str, Any], prefix: str = "") -> None:
+    """Every printed box and write-in box has its field, laid exactly over it, on its page."""
+    plan = planned(context)
+    found = {name: (page, rect) for page, name, _, rect in widgets(reader, unit=MM)}
+    assert set(found) == {prefix + name for name in plan}
+    for name, (page, rect) in plan.items():
+        got_page, got = found[prefix + name]
+        assert got_page == page, name
+        assert all(abs(a - b) < 0.05 for a, b in zip(got, rect, strict=True)), (name, got, rect)
+
+
+def cards(context: dict[str, Any]) -> list[dict[str, Any]]:
+    return [card for side in context["sides"] for card in side["logs"]]
 
 
 def key_values(scenario: dict[str, Any]) -> list[str]:
@@ -86,23 +111,30 @@ def key_values(scenario: dict[str, Any]) -> list[str]:
         ship = side["ships"][0]
         if ruleset == "tactical":
             r = ship["ratings"]
-            courage = signed(r["courage"])
-            out += [f"Sails {r['sails']}", f"Cannon {r['cannon']}", f"Courage {courage}"]
-            out += ["Damaged this turn", "Fled", "Captured"]
+            out += [
+                f"Sails {r['sails']}",
+                f"Cannon {r['cannon']}",
+                f"Courage {signed(r['courage'])}",
+            ]
+            out += ["Damaged this turn", "Fled", "Captured", "Movement 2D6", "Boarding 1D6"]
+            out += ["at 0: cannot move", "roundshot"]
         elif ruleset == "flob":
             out += [f"Broadside {ship['broadside']}", f"Hull {ship['hull']}"]
             out += [f"Crew parties {ship['crew_parties']}", f"Mizzen {ship['mast_rating']}"]
             out += ["MF", "Hull fires", "Reload actions", "Captain wounded", "Entangled"]
+            out += ["Attack number Point Blank", "over 4: out of control"]
         elif ruleset == "high-seas":
             out += [f"Hull HP {ship['hull_hp']}", f"Rigging HP {ship['rigging_hp']}"]
             out += [f"{o['role']} {o['name']} {o['hit_points']}" for o in ship["officers"]]
-            out += ["10 a box", "Wet sails", "Hard turn", "Grappled", "Loaded"]
+            out += ["10 a box", "Wet sails", "Hard turn", "Grappled", "Loaded", "Firepower"]
+            out += ["To hit Long", "at 0: sinks"]
         elif ruleset == "impulse":
             out += [f"Hull {ship['hull']}", f"Rigging {ship['rigging']}", f"Crew {ship['crew']}"]
             out += ["Crew Status", "Broken", "Handy", "Fire checks", "Port loaded"]
+            out += ["all marked: sinks", "Hull type bonus"]
         else:
             out += [f"Crew {ship['crew']}", f"Guns {ship['guns']}", f"Sail {ship['sail']}"]
-            out += ["Struck", "Captured", "Aground", "In fog"]
+            out += ["Struck", "Captured", "Aground", "In fog", "Gunnery", "at 0:"]
     return out
 
 
@@ -119,7 +151,7 @@ def check_log(reader: PdfReader, scenario: dict[str, Any], paper: str) -> str:
     assert all(page_size(reader, i) == PAGE_SIZES[paper] for i in range(len(reader.pages)))
     content = flat(reader)
     for side in scenario["sides"]:
-        assert f"Ship’s log — {side['name']}" in content
+        assert f"{side['name']} {HEADING}" in content
         for ship in side["ships"]:
             assert ship["name"] in content, ship["name"]
     for value in key_values(scenario):
@@ -130,6 +162,23 @@ def check_log(reader: PdfReader, scenario: dict[str, Any], paper: str) -> str:
     assert reader.metadata.title == f"Ship's log — {scenario['title']}"
     assert reader.metadata.subject and "turn log" in reader.metadata.subject
     return content
+
+
+def check_running_heads(reader: PdfReader, scenario: dict[str, Any]) -> None:
+    """Every page names its side and says which of the side's pages it is; each side starts
+    a page of its own."""
+    texts = [page_text(page) for page in reader.pages]
+    at = 0
+    for side in scenario["sides"]:
+        heading = f"{side['name']} {HEADING}"
+        count = sum(text.startswith(heading) for text in texts)
+        assert count >= 1
+        for number in range(1, count + 1):
+            words = " ".join(texts[at].split())
+            assert words.startswith(f"{heading} {number}/{count}"), words[:80]
+            assert ("seed" in words) == (number == 1)  # the introduction: first page only
+            at += 1
+    assert at == len(texts)
 
 
 # each ruleset on one paper here and on the other in the biggest-force test below
@@ -144,13 +193,10 @@ def test_logs_of_a_scenario(rules: Rules, ruleset: str) -> None:
     mono = ruleset in ("tactical", "impulse", "convoy")
     reader = read(render_sheet("ship-log", rules, data=scenario, paper=paper, mono=mono))
     check_log(reader, scenario, paper)
+    check_running_heads(reader, scenario)
     assert not widgets(reader)
     if mono:
         assert colours(reader) <= {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (0.0,), (1.0,)}
-    # each side starts its own page
-    first = [page_text(page) for page in reader.pages]
-    for side in scenario["sides"]:
-        assert sum(f"Ship’s log — {side['name']}" in text for text in first) == 1
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -164,6 +210,7 @@ def test_the_biggest_forces_and_the_longest_name(rules: Rules, ruleset: str) -> 
     pdf = render_sheet("ship-log", rules, data=scenario, paper=paper, fillable=fillable)
     reader = read(pdf)
     content = check_log(reader, scenario, paper)
+    check_running_heads(reader, scenario)
     assert LONG_NAME in content
     ships = [len(side["ships"]) for side in scenario["sides"]]
     if ruleset == "tactical":
@@ -179,7 +226,7 @@ def test_the_biggest_forces_and_the_longest_name(rules: Rules, ruleset: str) -> 
     if fillable:
         names = check_widgets(reader, paper)
         assert f"{ship_log.slug(scenario['sides'][0]['name'])}_1_log_1_notes" in names
-        check_lines(reader, ship_log.context(rules, scenario, paper, ruleset))
+        check_fields_over_boxes(reader, ship_log.context(rules, scenario, paper, ruleset))
 
 
 @pytest.mark.parametrize(
@@ -188,6 +235,7 @@ def test_the_biggest_forces_and_the_longest_name(rules: Rules, ruleset: str) -> 
         ("tactical", "a4", True),
         ("flob", "letter", True),
         ("high-seas", "a4", False),
+        ("high-seas", "letter", True),
         ("impulse", "letter", True),
         ("convoy", "letter", False),
     ],
@@ -197,15 +245,18 @@ def test_a_blank_page_of_logs(rules: Rules, ruleset: str, paper: str, fillable: 
     assert len(reader.pages) == 1
     assert page_size(reader) == PAGE_SIZES[paper]
     content = flat(reader)
+    assert content.startswith("Ship’s log ")
     assert content.count("Ship’s name") == ship_log.layout_of(ruleset).blank_logs
     assert "cross out the boxes" in content and "House tables used" not in content
+    assert "Work out her numbers from her ratings:" in content
     assert smallest_text(reader) >= 6.99
     assert reader.metadata is not None and reader.metadata.title == "Ship's log"
     if fillable:
         names = check_widgets(reader, paper)
-        assert {"blank_1_name", "blank_1_log_1_turn", "blank_2_log_1_notes"} <= names
+        assert {"blank_1_name", "blank_1_log_1_turn", "blank_1_log_1_notes"} <= names
         assert any(name.startswith("blank_1_hull_") for name in names)
-        check_lines(reader, ship_log.context(rules, None, paper, ruleset))
+        assert any(name.startswith("blank_1_figure_") for name in names)
+        check_fields_over_boxes(reader, ship_log.context(rules, None, paper, ruleset))
     else:
         assert not widgets(reader)
 
@@ -220,9 +271,20 @@ def test_a_fillable_scenario_log_in_colour(rules: Rules) -> None:
     sails = scenario["sides"][0]["ships"][-1]["ratings"]["sails"]
     assert f"{side}_{count}_sails_{sails}" in names
     assert f"{side}_{count}_sails_{sails + 1}" not in names
-    assert {f"{side}_1_fled", f"{side}_1_damaged_this_turn", f"{side}_1_log_3_notes"} <= names
-    check_lines(reader, ship_log.context(rules, scenario, "a4", "tactical"))
+    assert {f"{side}_1_fled", f"{side}_1_damaged_this_turn", f"{side}_1_log_2_notes"} <= names
+    check_fields_over_boxes(reader, ship_log.context(rules, scenario, "a4", "tactical"))
     assert colours(reader) - {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (0.0,), (1.0,)}
+    kinds = {name: kind for _, name, kind, _ in widgets(reader)}
+    assert kinds[f"{side}_1_fled"] == "/Btn" and kinds[f"{side}_1_log_1_notes"] == "/Tx"
+
+
+def test_a_packet_gives_the_fields_its_prefix(rules: Rules) -> None:
+    """Drawn into a packet's canvas with a prefix, every field still lies over its box."""
+    scenario = roll_scenario(rules, "convoy", 3)
+    drawing = Drawing("letter")
+    draw_sheet(drawing, "ship-log", rules, data=scenario, fillable=True, field_prefix="s2_")
+    reader = read(drawing.finish())
+    check_fields_over_boxes(reader, ship_log.context(rules, scenario, "letter", "convoy"), "s2_")
 
 
 def test_one_side_of_a_scenario(rules: Rules) -> None:
@@ -270,47 +332,164 @@ def test_a_ruleset_the_logs_do_not_serve_is_refused(rules: Rules) -> None:
         render_sheet("ship-log", rules, ruleset="duel")
 
 
-# ---------------------------------------------------------------- the logs as data
+def test_same_inputs_give_the_same_bytes(rules: Rules) -> None:
+    scenario = roll_scenario(rules, "impulse", 3)
+    first = render_sheet("ship-log", rules, data=scenario, fillable=True)
+    assert render_sheet("ship-log", rules, data=copy.deepcopy(scenario), fillable=True) == first
 
 
-def test_tally_tracks_keep_to_a_hundred_boxes() -> None:
-    assert ship_log.tally(740) == (74, 10)
-    assert ship_log.tally(145) == (15, 10)
-    assert ship_log.tally(5) == (1, 10)
-    assert ship_log.tally(0) == (1, 10)
-    boxes, unit = ship_log.tally(10_000)
-    assert boxes <= ship_log.MAX_TALLY_BOXES and boxes * unit >= 10_000 and unit == 100
+# ---------------------------------------------------------------- the design
 
 
-def test_rows_of_boxes_break_into_lines_that_fit() -> None:
-    fields = [f"f{i}" for i in range(74)]
-    lines = ship_log.segments(fields, 37, 28)
-    assert [name for seg in lines for name in seg["fields"]] == fields
-    assert sum(seg["br"] for seg in lines) == 2  # 75 places (74 boxes and ½) on 3 lines
-    assert [seg["mid"] for seg in lines].count(True) == 1
-    marked = next(seg for seg in lines if seg["mid"])
-    assert marked["fields"][0] == "f37"
-    assert ship_log.segments(["a", "b"], None, 5) == [
-        {"br": False, "mid": False, "fields": ["a", "b"]}
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_page_is_filled_and_every_item_stays_in_its_log(rules: Rules, ruleset: str) -> None:
+    """A page's spare height becomes turn-log rows: the last log ends within a row of the
+    frame's foot, logs side by side are as tall as each other; and every text, box and line
+    of a log lies inside its border, every line of text as wide as its box allows."""
+    for paper in ("a4", "letter"):
+        for data in (fullest("ship-log", ruleset, rules), None):
+            context = ship_log.context(rules, data, paper, ruleset)
+            bottom = page_boxes("ship-log", paper)["art"][3]
+            for page in context["pages"]:
+                frames = [
+                    i for i in page["items"] if i["k"] == "frame" and i["pt"] == ship_log.BORDER_PT
+                ]
+                assert frames
+                last = max(f["y"] + f["h"] for f in frames)
+                assert bottom - ship_log.LOG_ROW_MM - 0.01 <= last <= bottom + 0.01
+                rows: dict[float, set[float]] = {}
+                for frame in frames:
+                    rows.setdefault(round(frame["y"], 3), set()).add(round(frame["h"], 3))
+                assert all(len(heights) == 1 for heights in rows.values())
+                check_items_inside(page["items"])
+
+
+def check_items_inside(items: list[dict[str, Any]]) -> None:
+    frame: dict[str, Any] | None = None
+    for item in items:
+        if item["k"] == "frame" and item["pt"] == ship_log.BORDER_PT:
+            frame = item
+            continue
+        if item["k"] == "text":
+            for line in item["lines"]:
+                assert text_width_mm(line, item["font"], item["size"]) <= item["w"] + 0.05, line
+            if item["size"] < 7.0:
+                raise AssertionError(f"text under 7 pt: {item['lines']}")
+        if frame is None or item["k"] in ("bookmark", "mark"):
+            continue
+        height = item.get("h", 0.0)
+        if item["k"] == "text":
+            height = len(item["lines"]) * item["size"] * LEADING / MM
+        right, foot = item["x"] + item.get("w", 0.0), item["y"] + height
+        assert frame["x"] - 0.01 <= item["x"] and right <= frame["x"] + frame["w"] + 0.01, item
+        assert frame["y"] - 0.01 <= item["y"] and foot <= frame["y"] + frame["h"] + 0.01, item
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_ratings_stand_in_one_column(rules: Rules, ruleset: str) -> None:
+    """Every row of boxes of every log of a sheet starts at one x (a group of rows, the
+    officers', at its own), its label and value left of it."""
+    for data in (roll_scenario(rules, ruleset, BIGGEST[ruleset]), None):
+        context = ship_log.context(rules, data, "a4", ruleset)
+        boxes = {
+            item["field"]: item
+            for page in context["pages"]
+            for item in page["items"]
+            if item["k"] == "box"
+        }
+        for side in context["sides"]:
+            for card in side["logs"]:
+                starts: dict[bool, set[float]] = {}
+                for section in ship_log.sections(card):
+                    if section["kind"] != "tracks":
+                        continue
+                    for track in section["rows"]:
+                        if track["boxes"]:
+                            first = boxes[track["boxes"][0]]
+                            starts.setdefault(bool(section["group"]), set()).add(
+                                round(first["x"], 2)
+                            )
+                # the pair rows' left column and the full rows share the column
+                assert all(len(xs) == 1 for xs in starts.values()), (card["name"], starts)
+
+
+def test_a_long_row_breaks_into_lines_with_its_half_mark(rules: Rules) -> None:
+    """74 boxes and the ½ mark after the 37th, in a column with room for 22 boxes a line:
+    four lines, the boxes in order, the mark between the 37th and the 38th box."""
+    log = ship_log.Log("x", "Ship")
+    track = log.track("Hull HP", 74, 740, half_after=37, sub="10 a box")
+    out = ship_log.Items()
+    label = 27.0
+    bottom = ship_log._track(out, track, 0.0, label + 22 * ship_log.PITCH_MM, 0.0, label, 8.0)
+    boxes = [item for item in out.items if item["k"] == "box"]
+    assert [b["field"] for b in boxes] == track["boxes"]
+    lines = sorted({b["y"] for b in boxes})
+    assert lines == [0.0, 6.0, 12.0, 18.0] and bottom >= 18.0 + ship_log.ROW_MM
+    assert all(label <= b["x"] and b["x"] + 5.0 <= label + 22 * 5.5 for b in boxes)
+    (mark,) = [item for item in out.items if item["k"] == "mark"]
+    before, after = boxes[36], boxes[37]
+    assert mark["mark"] == "half" and mark["y"] == before["y"] == after["y"]
+    assert before["x"] + 5.0 < mark["x"] < after["x"]
+    assert after["x"] - before["x"] == pytest.approx(5.0 + ship_log.HALF_MM)
+
+
+def test_no_table_ids_or_program_values_on_the_logs(rules: Rules) -> None:
+    ids = re.compile(r"\b(tactical|flob|convoy|impulse|high-seas|duel)\.[a-z]")
+    for ruleset in RULESETS:
+        for data in (roll_scenario(rules, ruleset, 3), None):
+            content = flat(read(render_sheet("ship-log", rules, data=data, ruleset=ruleset)))
+            assert not ids.search(content), ids.search(content)
+            for value in ("True", "False", "None", "[", "{", "_"):
+                assert value not in content, (ruleset, value)
+
+
+def test_each_ship_is_bookmarked_under_her_sides_log(rules: Rules) -> None:
+    """A packet nests a log's ships under its "Ship's log" entry (level 2): each ship's
+    entry is at level 3 and points at the top of her log."""
+    scenario = roll_scenario(rules, "flob", 3)
+    drawing = Drawing("a4")
+    draw_sheet(drawing, "ship-log", rules, data=scenario, bookmarks=(("Ship's log", 2),))
+    names = [ship["name"] for side in scenario["sides"] for ship in side["ships"]]
+    assert [(m.label, m.level) for m in drawing.marks] == [("Ship's log", 2)] + [
+        (name, ship_log.SHIP_MARK_LEVEL) for name in names
     ]
+    context = ship_log.context(rules, scenario, "a4", "flob")
+    tops = [
+        (number, item["y"])
+        for number, page in enumerate(context["pages"])
+        for item in page["items"]
+        if item["k"] == "frame" and item["pt"] == ship_log.BORDER_PT
+    ]
+    height = PAPER_MM["a4"][1]
+    for mark, (number, top) in zip(drawing.marks[1:], tops, strict=True):
+        assert mark.page == number
+        assert mark.top_pt == pytest.approx((height - top - ship_log.PAD_MM) * MM)
+    assert ship_log.SHIP_MARK_LEVEL == 3
+
+
+# ---------------------------------------------------------------- what the logs hold
 
 
 def _checks(card: dict[str, Any]) -> list[str]:
-    labels = []
-    for row in card["rows"]:
-        for section in row.get("sections", []) + row.get("left", []) + row.get("right", []):
-            if section["kind"] == "checks":
-                labels += [item["label"] for item in section["entries"]]
-    return labels
+    return [
+        item["label"]
+        for section in ship_log.sections(card)
+        if section["kind"] == "checks"
+        for item in section["entries"]
+    ]
 
 
-def _tracks(card: dict[str, Any]) -> dict[str, int]:
-    found = {}
-    for row in card["rows"]:
-        for section in row.get("sections", []) + row.get("left", []) + row.get("right", []):
-            if section["kind"] == "tracks":
-                found.update({t["label"]: len(t["boxes"]) for t in section["rows"]})
-    return found
+def _tracks(card: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        track["label"]: track
+        for section in ship_log.sections(card)
+        if section["kind"] == "tracks"
+        for track in section["rows"]
+    }
+
+
+def _figures(card: dict[str, Any]) -> dict[str, str]:
+    return {figure["label"]: figure["value"] for figure in card["figures"]}
 
 
 def test_what_each_ruleset_tracks(rules: Rules) -> None:
@@ -320,7 +499,7 @@ def test_what_each_ruleset_tracks(rules: Rules) -> None:
     assert ship["flagship"] and "Admiral wounded" in _checks(logs[0])
     assert "Admiral wounded" not in _checks(logs[1])
     tracks = _tracks(logs[0])
-    assert tracks["Broadside"] == ship["broadside"] and tracks["Hull fires"] == 5
+    assert len(tracks["Broadside"]["boxes"]) == ship["broadside"]
     assert [k for k in tracks if "mast" in k.lower() or k == "Mizzen"] == [
         "Foremast", "Mainmast", "Mizzen",
     ]  # fmt: skip
@@ -333,14 +512,15 @@ def test_what_each_ruleset_tracks(rules: Rules) -> None:
     line = seas["sides"][0]["ships"][0]
     card = ship_log.context(rules, seas, "letter", "high-seas")["sides"][0]["logs"][0]
     tracks = _tracks(card)
-    assert tracks["Hull HP"] == 74 and tracks["Rigging HP"] == 25
+    assert len(tracks["Hull HP"]["boxes"]) == 74 and len(tracks["Rigging HP"]["boxes"]) == 25
     assert sum(1 for label in tracks if label.startswith(("Captain ", "First Mate "))) == 2
-    assert tracks[f"Captain {line['officers'][0]['name']}"] == line["officers"][0]["hit_points"]
+    officer = line["officers"][0]
+    assert len(tracks[f"Captain {officer['name']}"]["boxes"]) == officer["hit_points"]
     assert {"Wet sails", "Hard turn", "Rudder damaged", "Grappled", "Struck"} <= set(_checks(card))
 
     impulse = roll_scenario(rules, "impulse", 3)
     card = ship_log.context(rules, impulse, "a4", "impulse")["sides"][0]["logs"][0]
-    choice = next(s for r in card["rows"] for s in r.get("left", []) if s["kind"] == "choice")
+    (choice,) = [s for s in ship_log.sections(card) if s["kind"] == "choice"]
     start = [o["label"] for o in choice["options"] if o["start"]]
     assert start == [impulse["sides"][0]["ships"][0]["morale"]]
 
@@ -351,29 +531,239 @@ def test_what_each_ruleset_tracks(rules: Rules) -> None:
     assert merchants and all("Escaped" in _checks(card) for card in merchants)
 
 
-def test_check_labels_fit_their_columns(rules: Rules) -> None:
-    """Measured with the bundled font: a labelled check box never runs into the next."""
-    from fontTools.ttLib import TTFont
+def test_thresholds_and_what_the_last_box_brings(rules: Rules) -> None:
+    """A tick where the rules say something happens, and the effect of the last box,
+    in the rules' words (each by hand from the data files)."""
+    tactical = roll_scenario(rules, "tactical", 3)
+    card = cards(ship_log.context(rules, tactical, "a4", "tactical"))[0]
+    tracks = _tracks(card)
+    # a flight test is 1 worse for a ship that has lost 2 or more points in one rating
+    assert all(t["marks"] == {"2": "tick"} for t in tracks.values())
+    assert tracks["Sails"]["end"] == "at 0: cannot move"
+    assert tracks["Hull"]["end"] == "at 0: cannot move, sinks in 1D6 turns"
+    assert tracks["Crew"]["end"] == "at 0: cannot move, cannot board, loses any boarding"
+    assert tracks["Cannon"]["end"] == "at 0: blows its hold and sinks at once"
 
-    from generator.resources import resource_dir
+    flob = roll_scenario(rules, "flob", 3)
+    fires = _tracks(cards(ship_log.context(rules, flob, "a4", "flob"))[0])["Hull fires"]
+    # critical hit 4: "If this takes it over 4HF the fire is out of control"
+    assert len(fires["boxes"]) == 5 and fires["marks"] == {"4": "tick"}
+    assert "over 4: out of control" in fires["end"]
 
-    font = TTFont(resource_dir("templates") / "fonts" / "QMSans-Lato-Regular.ttf")
-    cmap, advances, units = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
+    seas = roll_scenario(rules, "high-seas", BIGGEST["high-seas"])
+    tracks = _tracks(cards(ship_log.context(rules, seas, "a4", "high-seas"))[0])
+    # 740 points in 74 boxes of 10: over half once the 37th box is crossed off
+    assert tracks["Hull HP"]["marks"] == {"37": "half"}
+    assert tracks["Hull HP"]["end"] == (
+        "over ½: -1 handling, takes on water · at 0: sinks, the crew have 2 turns to escape"
+    )
+    assert tracks["Rigging HP"]["marks"] == {"12": "half"}  # 250 points: 125 is 12 boxes
+    assert tracks["Rigging HP"]["end"] == (
+        "over ½: speed halved (rounded up), chase rolls 1d6 · at 0: crippled, may only "
+        "circle, at -5 handling"
+    )
 
-    def width_mm(text: str) -> float:
-        return sum(advances[cmap[ord(c)]][0] for c in text) / units * 7 / MM
+    impulse = roll_scenario(rules, "impulse", 3)
+    tracks = _tracks(cards(ship_log.context(rules, impulse, "a4", "impulse"))[0])
+    assert tracks["Hull"]["end"] == "all marked: sinks"
+    assert tracks["Crew"]["end"] == "all marked: she strikes"
+    assert tracks["Rigging"]["end"] == "all marked: she is dismasted and cannot move"
 
+    convoy = roll_scenario(rules, "convoy", 3)
+    tracks = _tracks(cards(ship_log.context(rules, convoy, "a4", "convoy"))[0])
+    assert tracks["Crew"]["end"] == "at 0: 1D6 recovery roll. Gunnery -2D6"
+    assert tracks["Guns"]["end"] == "at 0: No initial 2D6 per gun. Just modifiers."
+    assert tracks["Sail"]["end"].startswith("at 0: No movement hexes may be rolled for.")
+
+
+def test_blank_logs_are_as_long_as_the_largest_rating(rules: Rules) -> None:
+    """By hand from the data: a 1st Class ship's Crew and Cannon 6, +1 for a national and a
+    fleet bonus, +1 twice for a flagship's two Ship rolls: 10 (Sails and Hull have no
+    bonus: 6); FLoB's 1st rate; the ship of the line's 740 and 250 Hit Points and an officer
+    with Endurance and Strength 18 (18 + 6); impulse's two-decker; a large warship's markers.
+    No fleet the generators roll has a longer row than its blank log."""
+    assert {k: tactical_gen.most_ratings(rules)[k] for k in tactical_gen.TRACKS} == {
+        "sails": 6, "hull": 6, "crew": 10, "cannon": 10,
+    }  # fmt: skip
+    assert flob_gen.most_ratings(rules) == {
+        "broadside": 14, "hull": 12, "masts": 3, "mast_rating": 5, "crew_parties": 8,
+    }  # fmt: skip
+    assert high_seas_gen.most_points(rules) == {"hull_hp": 740, "rigging_hp": 250, "officer": 24}
+    assert impulse_gen.most_boxes(rules) == {"hull": 42, "rigging": 30, "crew": 28}
+    assert convoy_gen.most_markers(rules) == {"crew": 4, "guns": 3, "sail": 3}
     for ruleset in RULESETS:
-        spec = ship_log.layout_of(ruleset)
-        for data in (roll_scenario(rules, ruleset, BIGGEST[ruleset]), None):
-            for side in ship_log.context(rules, data, "a4", ruleset)["sides"]:
-                for card in side["logs"]:
-                    for row in card["rows"]:
-                        for where in ("sections", "left", "right"):
-                            room = spec.right if spec.layout == "half" else spec.check
-                            for section in row.get(where, []):
-                                if section["kind"] != "checks":
-                                    continue
-                                for item in section["entries"]:
-                                    boxes = len(item["fields"]) * 5.5 + 0.3
-                                    assert boxes + width_mm(item["label"]) <= room, item
+        blank = _tracks(cards(ship_log.context(rules, None, "a4", ruleset))[0])
+        longest = {label: len(track["boxes"]) for label, track in blank.items()}
+        for seed in range(25):
+            for card in cards(
+                ship_log.context(rules, roll_scenario(rules, ruleset, seed), "a4", ruleset)
+            ):
+                for label, track in _tracks(card).items():
+                    key = next((k for k in longest if label.split(" ")[0] in k), None)
+                    if key is not None:
+                        assert len(track["boxes"]) <= longest[key], (ruleset, seed, label)
+    blank = _tracks(cards(ship_log.context(rules, None, "a4", "tactical"))[0])
+    assert {k: len(v["boxes"]) for k, v in blank.items()} == {
+        "Sails": 6, "Hull": 6, "Crew": 10, "Cannon": 10,
+    }  # fmt: skip
+
+
+def _scenario_with(rules: Rules, ruleset: str, *ships: dict[str, Any]) -> dict[str, Any]:
+    """A scenario of `ruleset` whose first side's first ships are changed as given."""
+    scenario = roll_scenario(rules, ruleset, 3)
+    side = scenario["sides"][0]
+    while len(side["ships"]) < len(ships):  # a ship more, as her first
+        side["ships"].append({**copy.deepcopy(side["ships"][0]), "flagship": False})
+        side["ships"][-1]["name"] = f"Copy {len(side['ships'])}"
+    for ship, changes in zip(side["ships"], ships, strict=False):
+        for key, value in changes.items():
+            if isinstance(value, dict):
+                ship[key] = {**ship[key], **value}
+            else:
+                ship[key] = value
+    scenario["sides"] = [side]
+    return scenario
+
+
+def test_the_numbers_worked_out_from_a_tactical_ships_ratings(rules: Rules) -> None:
+    """By hand from the rules: Movement 2D6 - 4 + Sails + Skill + Swiftness; Broadside
+    1D10 + Cannon + Gunnery; range 4 + Gunnery, roundshot +2, grapeshot -2; Boarding 1D6 +
+    Crew + Boarding; Flight 1D6, flagship +2, +1 a point of Courage, small ship -1, ally
+    -1."""
+    big = {
+        "class": "1st Class", "flagship": True, "ally": False,
+        "ratings": {"sails": 5, "skill": 1, "swiftness": -2, "cannon": 6, "gunnery": 2,
+                    "crew": 7, "boarding": 1, "courage": 2},
+    }  # fmt: skip
+    small = {
+        "class": "Small Frigate", "flagship": False, "ally": True,
+        "ratings": {"sails": 1, "skill": 0, "swiftness": 2, "cannon": 1, "gunnery": 0,
+                    "crew": 1, "boarding": 0, "courage": 0},
+    }  # fmt: skip
+    scenario = _scenario_with(rules, "tactical", big, small)
+    logs = cards(ship_log.context(rules, scenario, "a4", "tactical"))
+    assert _figures(logs[0]) == {
+        "Movement": "2D6",
+        "Broadside": "1D10+8",
+        "Range": "roundshot 8 · chainshot 6 · grapeshot 4",
+        "Boarding": "1D6+8",
+        "Flight": "1D6+4",
+    }
+    assert _figures(logs[1]) == {
+        "Movement": "2D6-1",
+        "Broadside": "1D10+1",
+        "Range": "roundshot 6 · chainshot 4 · grapeshot 2",
+        "Boarding": "1D6+1",
+        "Flight": "1D6-2",
+    }
+    hows = {f["label"]: f["how"] for f in logs[0]["figures"]}
+    assert hows["Movement"] == "-4 + Sails 5 + Skill 1 + Swiftness -2"
+    assert hows["Flight"] == "flees on 2 or less; Flagship +2, Courage +2"
+    content = flat(read(render_sheet("ship-log", rules, data=scenario)))
+    assert "Movement 2D6 -4 + Sails 5 + Skill 1 + Swiftness -2" in content
+    assert "Flight 1D6-2 flees on 2 or less; Small Ship -1, Ship is an Ally -1" in content
+
+
+def test_the_attack_numbers_of_a_flob_ship(rules: Rules) -> None:
+    """By hand: Broadside + the range modifier of her gunnery class (A: +4, +1, 0, -4; D:
+    +6, +1, n/a, n/a) + her crew's (Elite +2, Poor -1), before the target's Hull."""
+    line = {"broadside": 11, "gunnery_class": "A", "crew_quality": "Elite", "rate": "3rd"}
+    schooner = {"broadside": 4, "gunnery_class": "D", "crew_quality": "Poor", "rate": "Unrated"}
+    scenario = _scenario_with(rules, "flob", line, schooner)
+    logs = cards(ship_log.context(rules, scenario, "a4", "flob"))
+    assert _figures(logs[0]) == {
+        "Attack number": "Point Blank 17 · Short 14 · Medium 13 · Long 9",
+        "Range": "Point Blank 0-10 cm · Short 10-20 cm · Medium 20-40 cm · Long 40-60 cm",
+    }
+    assert _figures(logs[1]) == {
+        "Attack number": "Point Blank 9 · Short 4 · Medium — · Long —",
+        "Range": "Point Blank 0-10 cm · Short 10-20 cm · Medium 20-30 cm · Long 30-40 cm",
+    }
+    content = flat(read(render_sheet("ship-log", rules, data=scenario)))
+    assert "Attack number Point Blank 17 · Short 14 · Medium 13 · Long 9" in content
+
+
+def test_the_gunnery_dice_of_a_convoy_ship(rules: Rules) -> None:
+    """By hand: 2D6 a gun marker, short range +3, battle hardened +2, scurvy -2, an
+    opportunity or return shot -3, never under 2D6; chasers 1D6 to 2 hexes; the range of a
+    medium warship 4 hexes, a large 5, a merchant 3."""
+    scurvy = {"kind": "warship", "size": "medium", "guns": 2, "condition": "scurvy"}
+    hardened = {"kind": "warship", "size": "large", "guns": 3, "condition": "battle hardened"}
+    merchant = {"kind": "merchant", "size": "small", "guns": 0, "condition": "normal"}
+    scenario = _scenario_with(rules, "convoy", scurvy, hardened, merchant)
+    logs = cards(ship_log.context(rules, scenario, "a4", "convoy"))
+    chasers = " · chasers 1D6 to 2 hexes"
+    assert [_figures(card)["Gunnery"] for card in logs[:3]] == [
+        "2D6 to 4 hexes · short range 5D6 · opportunity or return 2D6" + chasers,
+        "8D6 to 5 hexes · short range 11D6 · opportunity or return 5D6" + chasers,
+        "2D6 to 3 hexes · short range 3D6 · opportunity or return 2D6" + chasers,
+    ]
+
+
+def test_the_broadside_and_hull_bonus_of_an_impulse_ship(rules: Rules) -> None:
+    """By hand: a die a gun fired, carronades doubled at 3 movement points or less; the
+    hull type bonus die 1d6 + crew quality on her hull type's row (Slow: 1-3 +1, 4-5 +2, 6
+    +3; Average: 1-2 +1, 3-4 +2, 5-6 +3)."""
+    heavy = {"guns": 15, "carronades": 11, "hull_type": "Slow", "crew_quality": 0}
+    frigate = {"guns": 13, "carronades": 3, "hull_type": "Average", "crew_quality": 2}
+    scenario = _scenario_with(rules, "impulse", heavy, frigate)
+    logs = cards(ship_log.context(rules, scenario, "a4", "impulse"))
+    assert _figures(logs[0]) == {
+        "Broadside": "26 dice · 37 at 3 MP or less",
+        "Hull type bonus": "1-3: +1 · 4-5: +2 · 6: +3",
+    }
+    # Average with +2: faces 1-2 read 3-4 (+2), 3-6 read 5 or more (+3)
+    assert _figures(logs[1]) == {
+        "Broadside": "16 dice · 19 at 3 MP or less",
+        "Hull type bonus": "1-2: +2 · 3-6: +3",
+    }
+
+
+def test_the_firepower_damage_and_to_hit_of_a_high_seas_ship(rules: Rules) -> None:
+    """By hand: firepower the battery's guns / 10 rounded up, damage 3d6 times it; to hit
+    d20 or less, Long 6/4, Medium 10/8, Short 14/12, Close automatic/18 (hull/rigging), a
+    Navy warship +1, a Master Superior chief gunner +2."""
+    navy = {"navy_ship": True, "chief_gunner_master_superior": False,
+            "batteries": {"port": 34, "starboard": 34, "stern": 2, "chasers": 0}}  # fmt: skip
+    other = {"navy_ship": False, "chief_gunner_master_superior": True}
+    scenario = _scenario_with(rules, "high-seas", navy, other)
+    logs = cards(ship_log.context(rules, scenario, "a4", "high-seas"))
+    assert _figures(logs[0]) == {
+        "To hit": "Long 7 / 5 · Medium 11 / 9 · Short 15 / 13 · Close auto / 19"
+    }
+    assert _figures(logs[1]) == {
+        "To hit": "Long 8 / 6 · Medium 12 / 10 · Short 16 / 14 · Close auto / 20"
+    }
+    (table,) = [s for s in ship_log.sections(logs[0]) if s["kind"] == "table"]
+    assert table["head"][:4] == ["Broadside", "Guns", "Firepower", "Damage"]
+    printed = {row["label"]: [c.get("text") for c in row["cells"][:3]] for row in table["rows"]}
+    assert printed == {
+        "Port": ["34", "4", "3d6×4"],
+        "Starboard": ["34", "4", "3d6×4"],
+        "Stern guns": ["2", "1", "3d6×1"],
+        "Chasers": ["0", "0", "—"],
+    }
+
+
+def test_tally_tracks_keep_to_a_hundred_boxes() -> None:
+    assert ship_log.tally(740) == (74, 10)
+    assert ship_log.tally(145) == (15, 10)
+    assert ship_log.tally(5) == (1, 10)
+    assert ship_log.tally(0) == (1, 10)
+    boxes, unit = ship_log.tally(10_000)
+    assert boxes <= ship_log.MAX_TALLY_BOXES and boxes * unit >= 10_000 and unit == 100
+
+
+def test_a_spec_without_its_ship_log_keys_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.rulesets import RulesetSpec, SpecError
+
+    spec = ship_log.sheet_section("tactical", "ship-log")[1]
+    broken = {"layout": "sideways", "blank_logs": 4, "turn_log": [2, 1], "widths": {}}
+    monkeypatch.setattr(ship_log, "sheet_section", lambda r, k: (broken, spec))
+    ship_log.layout_of.cache_clear()
+    try:
+        with pytest.raises(SpecError, match="a ship-log section has layout"):
+            ship_log.layout_of("tactical")
+    finally:
+        ship_log.layout_of.cache_clear()
+    assert isinstance(spec, RulesetSpec)

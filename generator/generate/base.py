@@ -58,9 +58,12 @@ class RulesetGenerator(ABC):
     def ship_log(
         self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
     ) -> None:
-        """Fill `log` with what a ship's log of this ruleset holds: its particulars, its
-        ratings as rows of boxes to cross off, the states its rules track as check boxes
-        (`ship` and `side` None: a blank log to write a ship into)."""
+        """Fill `log` with what a ship's log of this ruleset holds: its particulars, the
+        numbers worked out from her ratings through the resolvers (`Log.figure`), her
+        ratings as rows of boxes to cross off with a tick where the rules say something
+        happens and what the last box brings, the states its rules track as check boxes
+        (`ship` and `side` None: a blank log to write a ship into, its rows as long as the
+        largest rating this generator can give)."""
         raise InputError(f"{self.ruleset} has no ship's log")
 
     def ship_log_notes(self, rules: Rules) -> list[str]:

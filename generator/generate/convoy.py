@@ -126,7 +126,7 @@ class ConvoyGenerator(RulesetGenerator):
     def ship_log(
         self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
     ) -> None:
-        _log(log, ship)
+        _log(log, rules, ship)
 
     def ship_log_notes(self, rules: Rules) -> list[str]:
         return _log_notes(rules)
@@ -392,7 +392,16 @@ class ConvoyGenerator(RulesetGenerator):
 # What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
 
 
-def _log(log: Log, ship: dict[str, Any] | None) -> None:
+MARKERS = ("crew", "guns", "sail")  # the markers hits take away
+
+
+def most_markers(rules: Rules) -> dict[str, int]:
+    """Return the most crew, gun and sail markers a ship starts with."""
+    cells = [cell for row in rules.table("convoy.ship-markers").cells for cell in row]
+    return {key: max(int(cell[key]) for cell in cells) for key in MARKERS}
+
+
+def _log(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
     from generator.render.kinds.ship_log import tracks
 
     if ship:
@@ -400,32 +409,85 @@ def _log(log: Log, ship: dict[str, Any] | None) -> None:
         log.card["lines"].append(
             f"{str(ship['size']).capitalize()} {ship['kind']} · crew {ship['condition']}"
         )
-        counts = {key: int(ship[key]) for key in ("crew", "guns", "sail")}
+        counts = {key: int(ship[key]) for key in MARKERS}
     else:
         log.head("Kind", 16)
         log.head("Size", 14)
         log.head("Condition", 20)
-        counts = dict.fromkeys(("crew", "guns", "sail"), 5)
+        counts = most_markers(rules)
+    _figures(log, rules, ship)
+    zero = rules.table("convoy.zero-level")
+    at_zero = {
+        str(label).casefold(): str(cell["result"])
+        for label, cell in zip(zero.axes[0].labels, zero.cells, strict=True)
+    }
     rows = [
-        log.track(key.capitalize(), n, n if ship else None, blank=ship is None,
-                  note="" if n or not ship else "zero level")
+        log.track(
+            key.capitalize(),
+            n,
+            n if ship else None,
+            blank=ship is None,
+            end=f"at 0: {at_zero[key]}" if key in at_zero else "",
+        )
         for key, n in counts.items()
-    ]  # fmt: skip
+    ]
     labels = ["Struck", "Captured", "Aground", "In fog", "Paused", "Burnt"]
     if ship is None or ship.get("kind") == "merchant":
         labels.append("Escaped")
-    log.pair([tracks(*rows)], [log.checks(*labels)])
+    log.full(tracks(*rows))
+    log.full(log.checks(*labels))
+
+
+def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+    """Her gunnery pool at her range, at short range and for an opportunity or return
+    shot, and her chasers', as the gunnery resolver builds them from her guns and crew."""
+    from generator.lookup import lookup
+    from generator.render.kinds.ship_log import resolution
+
+    gunnery = rules.table("convoy.gunnery").params
+    per_gun = rules.table("convoy.gunnery-modifiers").modifier("per-gun-marker").value
+    how = (
+        f"each {gunnery['hit_on']} hits and a broadside re-rolls its misses; {per_gun}D6 less "
+        f"for every Guns box crossed off, never under {gunnery['min_dice']}D6"
+    )
+    if ship is None:
+        log.figure(
+            "Gunnery",
+            None,
+            f"{per_gun}D6 a gun marker and the modifiers in dice; {how}",
+            width=40.0,
+        )
+        return
+    shooter = "merchant" if ship.get("kind") == "merchant" else str(ship.get("size", "medium"))
+    reach = int(lookup(rules, "convoy.gunnery-range", {"ship": shooter}).fields()["hexes"])
+    chasers = int(lookup(rules, "convoy.gunnery-range", {"ship": "chasers"}).fields()["hexes"])
+    condition = str(ship.get("condition", "")).casefold()
+    crew = {"battle_hardened": condition == "battle hardened", "scurvy": condition == "scurvy"}
+    guns = max(int(ship["guns"]), 0)
+    most = int(gunnery["opportunity_max_range_hexes"])
+
+    def pool(**inputs: Any) -> str:
+        shot = resolution(rules, "convoy.gunnery", shooter=shooter, guns=guns, **inputs)
+        return "—" if shot is None else f"{dict(shot.outcome.details)['dice']}D6"
+
+    log.figure(
+        "Gunnery",
+        f"{pool(range=reach, **crew)} to {reach} hexes · short range "
+        f"{pool(range=most, short_range=True, **crew)} · opportunity or return "
+        f"{pool(range=most, shot='opportunity', **crew)} · chasers "
+        f"{pool(range=chasers, chaser=True)} to {chasers} hexes",
+        how + (f"; crew {condition}" if condition in ("battle hardened", "scurvy") else ""),
+    )
 
 
 def _log_notes(rules: Rules) -> list[str]:
     zero = rules.table("convoy.zero-level")
     levels = "; ".join(
-        f"{label} 0: {cell['result']}"
+        f"{label} 0: {str(cell['result']).rstrip('.')}"
         for label, cell in zip(zero.axes[0].labels, zero.cells, strict=True)
     )
     return [
-        f"Cross off a marker for every hit (convoy.ship-markers). Zero level: {levels}. With "
-        "no markers left, 1D6 a hit: 1 burns (convoy.death-rolls). Aground: no shooting, "
-        "refloats at the end of her next turn (convoy.shallows). Paused: misses her next turn "
-        "after a failed boarding (convoy.boarding-result)."
+        f"Cross off a marker for every hit. Zero level: {levels}. With no markers left, "
+        "1D6 a hit: 1 burns. Aground: no shooting, refloats at the end of her next turn. "
+        "Paused: misses her next turn after a failed boarding."
     ]

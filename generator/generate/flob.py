@@ -114,7 +114,7 @@ class FlobGenerator(RulesetGenerator):
     def ship_log(
         self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
     ) -> None:
-        _log(log, ship, side.get("admiral") if side else None)
+        _log(log, rules, ship, side.get("admiral") if side else None)
 
     def ship_log_notes(self, rules: Rules) -> list[str]:
         return _log_notes(rules)
@@ -479,7 +479,18 @@ AMMO = {
 }
 
 
-def _log(log: Log, ship: dict[str, Any] | None, admiral: dict[str, Any] | None) -> None:
+def most_ratings(rules: Rules) -> dict[str, int]:
+    """Return the largest of each number a ship copies from flob.ship-ratings."""
+    cells = rules.table("flob.ship-ratings").cells
+    return {
+        key: max(int(cell[key]) for cell in cells)
+        for key in ("broadside", "hull", "masts", "mast_rating", "crew_parties")
+    }
+
+
+def _log(
+    log: Log, rules: Rules, ship: dict[str, Any] | None, admiral: dict[str, Any] | None
+) -> None:
     from generator.render.kinds.ship_log import tracks
 
     blank = ship is None
@@ -501,8 +512,10 @@ def _log(log: Log, ship: dict[str, Any] | None, admiral: dict[str, Any] | None) 
             ("Gunnery class", 8), ("Captain", 56), ("Crew quality", 24),
         ):  # fmt: skip
             log.head(label, width)
-        masts, rating = 3, 6
-        values = {"broadside": 13, "hull": 12, "crew_parties": 8}
+        most = most_ratings(rules)
+        masts, rating = most["masts"], most["mast_rating"]
+        values = {k: most[k] for k in ("broadside", "hull", "crew_parties")}
+    _figures(log, rules, ship)
 
     def value(number: int) -> int | None:
         return None if blank else number
@@ -529,25 +542,29 @@ def _log(log: Log, ship: dict[str, Any] | None, admiral: dict[str, Any] | None) 
             "Crew parties", values["crew_parties"], value(values["crew_parties"]), blank=blank
         )
     )
-    rows.append(log.track("Hull fires", 5, note="HF; over 4: out of control"))
-    guns = {
-        "kind": "table",
-        "head": ["Guns", "Loaded", "Ammunition", "Reload actions"],
-        "rows": [
-            {
-                "label": label,
-                "cells": [
-                    {"kind": "checks", "fields": [log.field(label, "loaded")]},
-                    {"kind": "write", "field": log.field(label, "ammunition"), "width": "17mm"},
-                    {
-                        "kind": "checks",
-                        "fields": [log.field(label, "reload", i) for i in (1, 2, 3)],
-                    },
+    above = _out_of_control(rules)
+    rows.append(
+        log.track(
+            "Hull fires",
+            above + 1 if above else 5,
+            ticks=[above] if above else (),
+            end=f"HF; over {above}: out of control" if above else "HF",
+        )
+    )
+    guns = log.table(
+        ["Guns", "Loaded", "Ammunition", "Reload actions"],
+        [
+            (
+                label,
+                [
+                    log.cell_checks(label, "loaded"),
+                    log.cell_write(label, "ammunition", width=17.0),
+                    log.cell_checks(label, "reload", count=3),
                 ],
-            }
+            )
             for label in ("Port", "Starboard", "Bow chaser", "Stern chaser")
         ],
-    }
+    )
     log.pair([tracks(*rows)], [guns])
     labels: list[str | tuple[str, int]] = [
         "Wheel shot away", "Rudder damaged", "Captain wounded", "Captain killed",
@@ -561,6 +578,65 @@ def _log(log: Log, ship: dict[str, Any] | None, admiral: dict[str, Any] | None) 
     log.full(log.checks(*labels))
 
 
+def _out_of_control(rules: Rules) -> int | None:
+    """Return the hull fires over which a fire is out of control (the critical hits')."""
+    for cell in rules.table("flob.critical-hits").cells:
+        if "out_of_control_above" in cell:
+            return int(cell["out_of_control_above"])
+    return None
+
+
+def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+    """Her attack number at each range band, and the bands' distances for her rate, as the
+    broadside resolver works them out from her Broadside, gunnery class and crew."""
+    from generator.render.kinds.ship_log import resolution
+    from generator.resolve.flob import _band, _range_labels
+
+    bands = _range_labels(rules)
+    if ship is None:
+        log.figure(
+            "Attack number",
+            None,
+            "Broadside, with the range modifier of her gunnery class and her crew's; less "
+            "the target's Hull (firing low) or total Masts (high)",
+            width=40.0,
+        )
+        log.figure("Range", None, f"{', '.join(bands)}, in cm for her rate", width=40.0)
+        return
+    row = (
+        ship_row(rules, str(ship["rate"]))
+        if ship["rate"] in _axis_labels(rules, "flob.ship-ratings", "rate")
+        else {}
+    )
+    number = int(row.get("rate_number", 3))
+    rate = "unrated" if number > 6 else str(number)
+    crew = str(ship.get("crew_quality", "average")).casefold()
+    found = []
+    for band in bands:
+        fired = resolution(
+            rules, "flob.broadside", broadside=max(int(ship["broadside"]), 0), target_hull=0,
+            range=band, gunnery_class=str(ship["gunnery_class"]), crew=crew, rate=rate,
+        )  # fmt: skip
+        found.append(f"{band} {'—' if fired is None else dict(fired.outcome.details)['attack']}")
+    quality = rules.table("flob.crew-quality")
+    modifier = next(
+        (int(c["modifier"]) for c in quality.cells if str(c["result"]).casefold() == crew), 0
+    )
+    with_crew = f", crew {ship['crew_quality']} {modifier:+d}" if modifier else ""
+    log.figure(
+        "Attack number",
+        " · ".join(found),
+        f"Broadside {ship['broadside']} with the range modifier of gunnery class "
+        f"{ship['gunnery_class']}{with_crew}; less the target's Hull (firing low) or total "
+        "Masts (high)",
+    )
+    log.figure(
+        "Range",
+        " · ".join(f"{band} {_band(rules, band, rate)['printed']}" for band in bands),
+        f"for a {ship['rate']} rate",
+    )
+
+
 def _log_notes(rules: Rules) -> list[str]:
     loading = rules.table("flob.ammunition-loading")
     ammo = ", ".join(
@@ -568,8 +644,9 @@ def _log_notes(rules: Rules) -> list[str]:
         for label, cell in zip(loading.axes[0].labels, loading.cells, strict=True)
     )
     return [
-        "Cross off Broadside, Hull, mast and crew party points as the rr results take them "
-        "(flob.ammunition-effects). HF counts hull fires, MF marks a burning mast "
-        "(flob.critical-hits, flob.fire-fighting).",
-        f"Ammunition, with the reload actions it takes (flob.ammunition-loading): {ammo}.",
+        "Cross off Broadside, Hull, mast and crew party points as the rr results of the "
+        "ammunition take them. HF counts hull fires, MF marks a burning mast. Her attack "
+        "numbers are worked out at full Broadside: take a point off for every Broadside box "
+        "crossed off.",
+        f"Ammunition, with the reload actions it takes: {ammo}.",
     ]

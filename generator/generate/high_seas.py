@@ -138,7 +138,7 @@ class HighSeasGenerator(RulesetGenerator):
     def ship_log(
         self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
     ) -> None:
-        _log(log, ship)
+        _log(log, rules, ship)
 
     def ship_log_notes(self, rules: Rules) -> list[str]:
         return _log_notes(rules)
@@ -411,17 +411,45 @@ class HighSeasGenerator(RulesetGenerator):
 # What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
 
 BATTERY_LABELS = {
-    "port": "Port broadside",
-    "starboard": "Starboard broadside",
+    "port": "Port",
+    "starboard": "Starboard",
     "stern": "Stern guns",
     "chasers": "Chasers",
 }
 LOG_OFFICERS = ("Captain", "First Mate", "Chief Gunner", "Master-at-Arms")  # a blank log's
 
 
-def _log(log: Log, ship: dict[str, Any] | None) -> None:
+def most_points(rules: Rules) -> dict[str, int]:
+    """Return the most Hull and Rigging Hit Points a ship type has, and the most hit points
+    an officer can roll (every attribute at its highest)."""
+    cells = rules.table(SHIP_TYPES).cells
+    attributes = rules.table("duel.attributes").params
+    top = int(attributes["attribute_max"])
+    return {
+        "hull_hp": max(int(c["hull_hp"]) for c in cells),
+        "rigging_hp": max(int(c["rigging_hp"]) for c in cells),
+        "officer": top + math.ceil(top / int(attributes["hit_points_strength_divisor"])),
+    }
+
+
+def _damage_words(rules: Rules, target: str, points: int) -> str:
+    """Say what the damage rules do to her over half and at zero, from the resolver."""
+    from generator.render.kinds.ship_log import resolution
+
+    words = []
+    for when, damage in (("over ½", points // 2 + 1), ("at 0", points)):
+        hit = resolution(rules, "high-seas.damage", target=target, damage=damage, points=points)
+        if hit is not None and hit.outcome.changes:
+            words.append(f"{when}: {hit.outcome.changes[-1].removeprefix('Ship: ')}")
+    return " · ".join(words)
+
+
+def _log(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
     from generator.render.kinds.ship_log import tally, tracks
 
+    most = most_points(rules)
+    damage = rules.table(DAMAGE).params
+    per = int(damage["guns_per_firepower"])
     if ship:
         log.card["tags"].append("Navy warship" if ship.get("navy_ship") else "not Navy")
         log.card["lines"] += [
@@ -430,21 +458,7 @@ def _log(log: Log, ship: dict[str, Any] | None) -> None:
             f"Crew {ship['crew']}: {ship['trained_fighters']} trained fighters "
             f"({ship['fighters_share']}), {ship['pistols']} with pistols",
         ]
-        wide = []
-        for key, label in (("hull_hp", "Hull"), ("rigging_hp", "Rigging")):
-            points = int(ship[key])
-            boxes, unit = tally(points)
-            rest = points - (boxes - 1) * unit
-            last = f", last {rest}" if rest != unit else ""
-            wide.append(
-                log.track(
-                    f"{label} HP",
-                    boxes,
-                    points,
-                    half_after=(points // 2) // unit,
-                    sub=f"{unit} a box{last}",
-                )
-            )
+        points = {"hull": int(ship["hull_hp"]), "rigging": int(ship["rigging_hp"])}
         batteries: dict[str, Any] = dict(ship["batteries"])
         officers = [o for o in ship.get("officers", []) if isinstance(o, dict)]
     else:
@@ -453,30 +467,44 @@ def _log(log: Log, ship: dict[str, Any] | None) -> None:
             ("Crew", 14), ("Trained fighters", 12), ("Pistols", 10),
         ):  # fmt: skip
             log.head(label, width)
-        wide = [
-            log.track(f"{label} HP", count, blank=True, sub="10 a box")
-            for label, count in (("Hull", 54), ("Rigging", 27))
-        ]
+        points = {"hull": most["hull_hp"], "rigging": most["rigging_hp"]}
         batteries = dict.fromkeys(BATTERY_LABELS)
         officers = [{"role": role} for role in LOG_OFFICERS]
+    _figures(log, rules, ship)
+    wide = []
+    for key, label in (("hull", "Hull"), ("rigging", "Rigging")):
+        boxes, unit = tally(points[key])
+        rest = points[key] - (boxes - 1) * unit
+        last = f", last {rest}" if rest != unit and ship else ""
+        wide.append(
+            log.track(
+                f"{label} HP",
+                boxes,
+                points[key] if ship else None,
+                blank=ship is None,
+                half_after=(points[key] // 2) // unit if ship else None,
+                sub=f"{unit} a box{last}",
+                end=_damage_words(rules, key, points[key]),
+            )
+        )
     log.full(tracks(*wide))
-    table = {
-        "kind": "table",
-        "head": ["Battery", "Guns", "Lost", "Loaded"],
-        "rows": [
-            {
-                "label": BATTERY_LABELS.get(key, key),
-                "cells": [
-                    {"kind": "text", "text": str(guns)}
-                    if guns is not None
-                    else {"kind": "write", "field": log.field(key, "guns"), "width": "9mm"},
-                    {"kind": "write", "field": log.field(key, "lost"), "width": "12mm"},
-                    {"kind": "checks", "fields": [log.field(key, "loaded")]},
-                ],
-            }
-            for key, guns in batteries.items()
-        ],
-    }
+    batteries_rows: list[tuple[str, list[Any]]] = []
+    for key, guns in batteries.items():
+        cells: list[Any]
+        if guns is None:
+            cells = [
+                log.cell_write(key, "guns", width=9.0),
+                log.cell_write(key, "firepower", width=9.0),
+                log.cell_write(key, "damage", width=12.0),
+            ]
+        else:
+            power = firepower(int(guns), per)
+            cells = [str(guns), str(power), f"{damage['damage_dice']}×{power}" if power else "—"]
+        cells += [log.cell_write(key, "lost", width=10.0), log.cell_checks(key, "loaded")]
+        batteries_rows.append((BATTERY_LABELS.get(key, key), cells))
+    table = log.table(
+        ["Broadside", "Guns", "Firepower", "Damage", "Lost", "Loaded"], batteries_rows
+    )
     log.pair(
         [table],
         [
@@ -501,7 +529,11 @@ def _log(log: Log, ship: dict[str, Any] | None) -> None:
         label = str(officer.get("role", "Officer")) + (f" {name}" if name else "")
         rows.append(
             log.track(
-                label, int(hp) if hp is not None else 24, hp, blank=hp is None, write_width=28.0
+                label,
+                int(hp) if hp is not None else most["officer"],
+                hp,
+                blank=hp is None,
+                write_width=28.0,
             )
         )
     log.full(
@@ -509,13 +541,60 @@ def _log(log: Log, ship: dict[str, Any] | None) -> None:
     )
 
 
+def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+    """Her numbers to hit at each range, with her own modifiers, from the cannon resolver."""
+    from generator.render.kinds.ship_log import resolution
+
+    hit = rules.table("high-seas.cannon-hit")
+    ranges = next(a for a in hit.axes if a.name == "range").labels
+    die = str(hit.params["die"])
+    if ship is None:
+        log.figure(
+            "To hit", None, f"{die} or less, hull / rigging, by range, with her own modifiers",
+            width=40.0,
+        )  # fmt: skip
+        return
+    flags = {
+        "navy": bool(ship.get("navy_ship")),
+        "master_gunner": bool(ship.get("chief_gunner_master_superior")),
+    }
+    found = []
+    own: dict[str, int] = {}
+    for band in ranges:
+        numbers = []
+        for target in ("hull", "rigging"):
+            fired = resolution(
+                rules, "high-seas.cannon-fire", range=band, target=target, guns=1, **flags
+            )
+            if fired is None:
+                numbers.append("—")
+                continue
+            details = dict(fired.outcome.details)
+            numbers.append(str(details["target"]) if "target" in details else "auto")
+            own |= {a.label: a.value for a in fired.applied if a.source.startswith(CANNON_MODS)}
+        found.append(f"{band} {' / '.join(numbers)}")
+    why = ", ".join(f"{label} {value:+d}" for label, value in own.items())
+    log.figure(
+        "To hit",
+        " · ".join(found),
+        f"{die} or less, hull / rigging" + (f"; {why}" if why else ""),
+    )
+
+
 def _log_notes(rules: Rules) -> list[str]:
+    from generator.render.kinds.ship_log import TALLY_POINTS
+
+    damage = rules.table(DAMAGE).params
+    wet = rules.table("high-seas.wet-sails").params
+    turn = rules.table("high-seas.hard-turn").params
     return [
-        "Hit Points are tallied in boxes of 10 points (a box a point would be hundreds of "
-        "boxes): cross one off for every 10 points of damage; ½ marks half the track "
-        "(high-seas.damage). Hull over half: handling -1, she takes on water; every 10 points "
-        "destroy a gun and its crew; at 0 she sinks, and the crew has 2 turns to escape. "
-        "Rigging over half: speed halved, chase rolls 1d6; every 5 points kill a man on sail "
-        "duty; at 0 she is crippled. Wet sails last 2 turns (high-seas.wet-sails); a damaged "
-        "rudder is -1 handling (high-seas.hard-turn)."
+        f"Hit Points are tallied in boxes of {TALLY_POINTS} points (a box a point would be "
+        f"hundreds of boxes): cross one off for every {TALLY_POINTS} points of damage; ½ "
+        f"marks half the track. Every {damage['hull_damage_per_gun_lost']} points of hull "
+        "damage destroy a gun and its crew; every "
+        f"{damage['rigging_damage_per_sail_crew_killed']} points of rigging damage kill a man "
+        f"on sail duty. Damage is {damage['damage_dice']} × firepower (the battery's guns / "
+        f"{damage['guns_per_firepower']}, rounded up). Wet sails last {wet['lasts_turns']} "
+        f"turns; a damaged rudder is {turn['handling_penalty']} handling until "
+        f"{turn['penalty_until']}."
     ]

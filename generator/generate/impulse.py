@@ -10,6 +10,7 @@ ships are in same square"), so the map is a grid like tactical's.
 from __future__ import annotations
 
 import random
+import re
 from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
@@ -62,7 +63,7 @@ class ImpulseGenerator(RulesetGenerator):
     def ship_log(
         self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
     ) -> None:
-        _log(log, ship, list(rules.table("impulse.crew-status").axes[0].labels))
+        _log(log, rules, ship, list(rules.table("impulse.crew-status").axes[0].labels))
 
     def ship_log_notes(self, rules: Rules) -> list[str]:
         return _log_notes(rules)
@@ -237,7 +238,30 @@ class ImpulseGenerator(RulesetGenerator):
 # What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
 
 
-def _log(log: Log, ship: dict[str, Any] | None, statuses: list[str]) -> None:
+TRACKS = ("hull", "rigging", "crew")  # boxes marked by the H, R and C results
+# "A ship with every hull box marked sinks; with every crew box marked, or ..., she strikes"
+_ALL_MARKED = re.compile(r"every (\w+) box marked(?:, or [^,]*,)? (.+)")
+
+
+def most_boxes(rules: Rules) -> dict[str, int]:
+    """Return the most hull, rigging and crew boxes a class has."""
+    cells = rules.table("impulse.ship-classes").cells
+    return {key: max(int(cell[key]) for cell in cells) for key in TRACKS}
+
+
+def all_marked(rules: Rules) -> dict[str, str]:
+    """Return what a ship suffers when every box of a row is marked, as the scenario's
+    special rule says it (hull: sinks ...)."""
+    found: dict[str, str] = {}
+    for item in rules.table("impulse.scenario").items:
+        for clause in item.text.split(";"):
+            match = _ALL_MARKED.search(clause)
+            if match:
+                found[match.group(1)] = match.group(2).strip().rstrip(".")
+    return found
+
+
+def _log(log: Log, rules: Rules, ship: dict[str, Any] | None, statuses: list[str]) -> None:
     from generator.render.kinds.ship_log import tracks
 
     if ship:
@@ -246,59 +270,114 @@ def _log(log: Log, ship: dict[str, Any] | None, statuses: list[str]) -> None:
             f"{ship['carronades']} carronades a broadside",
             f"Captain {ship['captain']} · crew quality {signed(ship['crew_quality'])}",
         ]
-        counts = {key: int(ship[key]) for key in ("hull", "rigging", "crew")}
+        counts = {key: int(ship[key]) for key in TRACKS}
     else:
         for label, width in (
             ("Class", 30), ("Hull type", 16), ("Guns", 10), ("Carronades", 10),
             ("Crew quality", 10), ("Captain", 56),
         ):  # fmt: skip
             log.head(label, width)
-        counts = {"hull": 42, "rigging": 30, "crew": 28}
+        counts = most_boxes(rules)
+    _figures(log, rules, ship)
+    ends = all_marked(rules)
     log.full(
         tracks(
             *(
                 log.track(
-                    key.capitalize(), n, n if ship else None, blank=ship is None, write_width=6.5
+                    key.capitalize(),
+                    n,
+                    n if ship else None,
+                    blank=ship is None,
+                    write_width=6.5,
+                    end=f"all marked: {ends[key]}" if key in ends else "",
                 )
                 for key, n in counts.items()
             )
         )
     )
-    start = ship.get("morale") if ship else None
-    choice = {
-        "kind": "choice",
-        "label": "Crew Status",
-        "options": [
-            {"label": status, "start": status == start, "field": log.field("status", status)}
-            for status in statuses
-        ],
-    }
     log.pair(
-        [tracks(log.track("Fire checks", 8)), choice],
-        [
-            log.checks(
-                "Port loaded",
-                "Starboard loaded",
-                "Grappled",
-                "Dismasted",
-                "Struck",
-                "Sunk",
-                "Left the map",
-            )
-        ],
+        [tracks(log.track("Fire checks", 8))],
+        [log.choice("Crew Status", statuses, ship.get("morale") if ship else None)],
     )
+    checks = ("Port loaded", "Starboard loaded", "Grappled", "Dismasted", "Struck", "Sunk")
+    log.full(log.checks(*checks, "Left the map"))
+
+
+def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+    """Her broadside's dice (carronades doubled when close) and her hull type bonus on each
+    face of its die, as the fire-combat and hull-type resolvers work them out."""
+    from generator.render.kinds.ship_log import dice, resolution
+
+    close = int(rules.table("impulse.combat-process").params["carronade_max_range_mp"])
+    if ship is None:
+        log.figure(
+            "Broadside", None,
+            f"a die a gun, carronades doubled at {close} or fewer movement points", width=16.0,
+        )  # fmt: skip
+        log.figure("Hull type bonus", None, "1d6 + crew quality on her hull type's row", width=30.0)
+        return
+    guns, carronades = int(ship["guns"]), int(ship["carronades"])
+    pools = []
+    for mp in (close + 1, close):
+        fired = resolution(
+            rules, "impulse.fire-combat", guns=guns + carronades, carronades=carronades,
+            range_mp=mp, to_hit=6,
+        )  # fmt: skip
+        pools.append(int(fired.rolls[0].expression.split("d")[0]) if fired else 0)
+    far, near = pools
+    value = f"{far} dice" + (f" · {near} at {close} MP or less" if near != far else "")
+    log.figure(
+        "Broadside",
+        value,
+        f"{guns} guns and {carronades} carronades, a die each"
+        + (", carronades doubled when close" if near != far else ""),
+    )
+    faces = _hull_bonus(rules, str(ship["hull_type"]), int(ship["crew_quality"]))
+    die = str(next(a for a in rules.table("impulse.hull-type-bonus").axes if a.name == "roll").dice)
+    if faces:
+        runs: list[tuple[int, int, int]] = []  # first face, last face, bonus
+        for face, bonus in faces:
+            if runs and runs[-1][2] == bonus:
+                runs[-1] = (runs[-1][0], face, bonus)
+            else:
+                runs.append((face, face, bonus))
+        log.figure(
+            "Hull type bonus",
+            " · ".join(f"{a}{'' if a == b else f'-{b}'}: {bonus:+d}" for a, b, bonus in runs),
+            f"the die, {dice(die, int(ship['crew_quality']))} for crew quality, on the "
+            f"{ship['hull_type']} row",
+        )
+
+
+def _hull_bonus(rules: Rules, hull: str, quality: int) -> list[tuple[int, int]]:
+    """Return (face, bonus) for every face of the hull type bonus die, as its resolver
+    reads each face (the odds engine's context replays one face at a time)."""
+    from generator.resolve import ResolveInputError, get_resolver, parse_inputs
+    from generator.resolve.engine import EnumeratingContext
+
+    resolver = get_resolver("impulse.hull-type-bonus")
+    try:
+        inputs = parse_inputs(resolver, rules, {"hull": hull, "crew_quality": quality})
+    except ResolveInputError:
+        return []
+    axis = next(a for a in rules.table("impulse.hull-type-bonus").axes if a.name == "roll")
+    sides = int(str(axis.dice or "1d6").split("d")[1])
+    found = []
+    for index in range(sides):
+        outcome = resolver.resolve(EnumeratingContext(rules, (index,)), inputs)
+        found.append((index + 1, int(dict(outcome.details)["bonus"])))
+    return found
 
 
 def _log_notes(rules: Rules) -> list[str]:
     status = rules.table("impulse.crew-status")
-    track = "; ".join(
-        f"{label}: {cell['effect_text']}"
+    track = " ".join(
+        f"{label}: {str(cell['effect_text']).rstrip('.')}."
         for label, cell in zip(status.axes[0].labels, status.cells, strict=True)
     )
     return [
-        "Mark a hull, rigging or crew box for every H, R or C of the Damage Effects Table: all "
-        "hull boxes marked, she sinks; all crew boxes, she strikes; all rigging boxes, she is "
-        "dismasted. Tally the fire checks to make (impulse.fire-checks). Crew Status moves "
-        "one space left when any Morale roll fails; her starting space is underlined "
-        f"(impulse.crew-status). {track}"
+        "Mark a hull, rigging or crew box for every H, R or C of the Damage Effects Table; "
+        "what every box of a row marked brings is printed after it. Tally the fire checks to "
+        "make. Crew Status moves one space left when any Morale roll fails; her starting "
+        f"space is underlined. {track}"
     ]

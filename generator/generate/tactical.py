@@ -9,6 +9,7 @@ ratings are the class's base values plus every bonus.
 from __future__ import annotations
 
 import random
+import re
 from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
@@ -62,7 +63,7 @@ class TacticalGenerator(RulesetGenerator):
             k: str(v["title"]).split(" (")[0]
             for k, v in (rules.names.navies.items() if rules.names else ())
         }
-        _log(log, ship, navies)
+        _log(log, rules, ship, navies)
 
     def ship_log_notes(self, rules: Rules) -> list[str]:
         return _log_notes(rules)
@@ -265,9 +266,37 @@ class TacticalGenerator(RulesetGenerator):
 
 TRACKS = ("sails", "hull", "crew", "cannon")  # rating points crossed off
 VALUES = ("skill", "swiftness", "gunnery", "boarding", "courage")  # printed signed
+MOVE, BOARDING, FLIGHT = "tactical.movement", "tactical.boarding", "tactical.flight-test"
+# "Ship has lost (from damage) 2 or more points in any 1 rating": the flight test's tick
+_LOST_POINTS = re.compile(r"lost\b.*?\b(\d+) or more points in any")
+_PER = re.compile(r"^Per Bonus Point of | ×\d+$")  # "Per Bonus Point of Courage ×2": Courage
 
 
-def _log(log: Log, ship: dict[str, Any] | None, navies: dict[str, str]) -> None:
+def most_ratings(rules: Rules) -> dict[str, int]:
+    """Return the largest value each rating can reach: the largest class's, plus the best
+    bonus of every table rolled for a fleet (the admiral's only where it applies to every
+    ship) and of every ship table, rolled twice for a flagship (bonuses stack)."""
+    setup = rules.table("tactical.setup").params
+    types = rules.table("tactical.ship-types")
+    most = {
+        name: max(int(cell.get(name, types.params.get(name, 0))) for cell in types.cells)
+        for name in RATINGS
+    }
+
+    def best(table: str, name: str) -> int:
+        cells = rules.table(f"tactical.{table}").cells
+        if table == "admiral":
+            cells = tuple(c for c in cells if c.get("applies_to") == "every ship in the fleet")
+        return max([0, *(int(_effect(c).get(name, 0)) for c in cells)])
+
+    for name in RATINGS:
+        most[name] += sum(best(t, name) for t in setup["fleet_tables"])
+        rolls = int(setup["flagship_rolls_per_ship_table"])
+        most[name] += rolls * sum(best(t, name) for t in setup["ship_tables"])
+    return most
+
+
+def _log(log: Log, rules: Rules, ship: dict[str, Any] | None, navies: dict[str, str]) -> None:
     from generator.render.kinds.ship_log import tracks
 
     ratings = ship.get("ratings", {}) if ship else {}
@@ -292,11 +321,149 @@ def _log(log: Log, ship: dict[str, Any] | None, navies: dict[str, str]) -> None:
         log.head("Captain", 38)
     for key in VALUES:
         log.fact(key.capitalize(), signed(ratings[key]) if ship else None)
+    _figures(log, rules, ship)
+    most = most_ratings(rules)
+    zero = rules.table("tactical.zero-ratings")
+    at_zero = {
+        str(label).casefold(): str(cell.get("in_play") or cell["result"])
+        for label, cell in zip(zero.axes[0].labels, zero.cells, strict=True)
+    }
+    lost = _lost_points(rules)
     rows = []
     for key in TRACKS:
-        count = int(ratings[key]) if ship else 7
-        rows.append(log.track(key.capitalize(), count, count if ship else None, blank=not ship))
-    log.pair([tracks(*rows)], [log.checks("Damaged this turn", "Fled", "Captured", "Sinking")])
+        count = int(ratings[key]) if ship else most[key]
+        rows.append(
+            log.track(
+                key.capitalize(),
+                count,
+                count if ship else None,
+                blank=not ship,
+                ticks=[lost] if lost else (),
+                end=f"at 0: {at_zero[key]}" if key in at_zero else "",
+            )
+        )
+    log.full(tracks(*rows))
+    log.full(log.checks("Damaged this turn", "Fled", "Captured", "Sinking"))
+
+
+def _lost_points(rules: Rules) -> int | None:
+    """Return the points lost in one rating that cost a flight test its modifier."""
+    for modifier in rules.table("tactical.flight-modifiers").modifiers:
+        found = _LOST_POINTS.search(modifier.label)
+        if found:
+            return int(found.group(1))
+    return None
+
+
+def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+    """Her rolls and ranges, worked out by the resolvers from her ratings."""
+    from generator.render.kinds.ship_log import dice, resolution
+    from generator.resolve.tactical import Broadside
+
+    move = rules.table(MOVE).params
+    adds = [str(r) for r in move["movement_adds"]]
+    boarding = rules.table(BOARDING).params
+    ammo = rules.table("tactical.ammunition").axes[0].labels
+    shot = rules.table("tactical.broadside-rules").params
+    flees = rules.table(FLIGHT).params
+    if ship is None:
+        # a blank log: a box to write each in, and how to work it out (the page prints it)
+        log.figure(
+            "Movement",
+            None,
+            f"{str(move['movement_dice']).upper()} "
+            f"{signed(int(move['movement_base_modifier']))} + "
+            + " + ".join(r.capitalize() for r in adds),
+        )
+        log.figure("Broadside", None, "1D10 + Cannon + Gunnery")
+        log.figure(
+            "Range", None, f"{shot['base_range']} + {str(shot['range_adds']).capitalize()}, by shot"
+        )
+        log.figure(
+            "Boarding",
+            None,
+            f"{str(boarding['roll']).upper()} + "
+            + " + ".join(str(r).capitalize() for r in boarding["adds"]),
+        )
+        log.figure(
+            "Flight",
+            None,
+            f"{str(flees['roll']).upper()}; flees on {flees['flees_on_or_below']} or less",
+        )
+        return
+    r = {key: int(value) for key, value in ship["ratings"].items()}
+    moved = resolution(rules, MOVE, **{k: r[k] for k in adds}, calm=True)
+    if moved is None or not moved.rolls:
+        log.figure("Movement", "may not move")
+    else:
+        total = sum(a.value for a in moved.applied)
+        parts = [
+            f"{a.label.removesuffix(' rating')} {a.value}"
+            if a.label.endswith(" rating")
+            else signed(a.value)
+            for a in moved.applied
+        ]
+        log.figure(
+            "Movement", dice(moved.rolls[0].expression, total, upper=True), " + ".join(parts)
+        )
+    fired = resolution(
+        rules,
+        "tactical.broadside",
+        ammo="chainshot",
+        distance=1,
+        cannon=max(r["cannon"], 0),
+        gunnery=max(r["gunnery"], 0),
+    )
+    if fired is not None:
+        own = [
+            a for a in fired.applied if a.source.endswith((":attacker-cannon", ":attacker-gunnery"))
+        ]
+        log.figure(
+            "Broadside",
+            dice(fired.rolls[0].expression, sum(a.value for a in own), upper=True),
+            f"Cannon {r['cannon']} + Gunnery {r['gunnery']}",
+        )
+    reach = [
+        (label, Broadside._range(rules, {"ammo": label, "gunnery": r["gunnery"]})[0])
+        for label in ammo
+    ]
+    log.figure(
+        "Range",
+        " · ".join(f"{label.lower()} {n}" for label, n in sorted(reach, key=lambda x: -x[1])),
+        f"{shot['base_range']} + Gunnery {r['gunnery']}",
+    )
+    boarded = resolution(
+        rules, BOARDING, boarder_crew=r["crew"], boarder_boarding=max(r["boarding"], 0)
+    )
+    if boarded is None:
+        log.figure("Boarding", "cannot board")
+    else:
+        own = [a for a in boarded.applied if a.label.startswith("Boarder:")]
+        log.figure(
+            "Boarding",
+            dice(boarded.rolls[0].expression, sum(a.value for a in own), upper=True),
+            " + ".join(
+                f"{a.label.split(': ', 1)[1].removesuffix(' rating')} {a.value}" for a in own
+            ),
+        )
+    types = rules.table("tactical.ship-types")
+    small = (
+        bool(types.cell(types.axes[0].labels.index(ship["class"])).get("small"))
+        if ship.get("class") in types.axes[0].labels
+        else False
+    )
+    flight = resolution(
+        rules, FLIGHT, flagship=bool(ship.get("flagship")), courage=max(r["courage"], 0),
+        small=small, ally=bool(ship.get("ally")),
+    )  # fmt: skip
+    if flight is not None:
+        total = sum(a.value for a in flight.applied)
+        why = ", ".join(f"{_PER.sub('', a.label)} {signed(a.value)}" for a in flight.applied)
+        log.figure(
+            "Flight",
+            dice(flight.rolls[0].expression, total, upper=True),
+            f"flees on {flees['flees_on_or_below']} or less" + (f"; {why}" if why else ""),
+        )
 
 
 def _log_notes(rules: Rules) -> list[str]:
@@ -306,8 +473,17 @@ def _log_notes(rules: Rules) -> list[str]:
         f"{label} {cell.get('in_play') or cell['result']}"
         for label, cell in zip(zero.axes[0].labels, zero.cells, strict=True)
     )
+    lost = _lost_points(rules)
+    flees = rules.table(FLIGHT).params
+    tick = (
+        f" The tick after the {lost}{'nd' if lost == 2 else 'th'} box: she has lost {lost} or "
+        "more points in one rating, -1 on her flight test."
+        if lost
+        else ""
+    )
     return [
-        "Cross off a box for every rating point lost (tactical.broadside-attribute). At zero "
-        f"(tactical.zero-ratings): {zeros}. Roll 1D6 in the Morale Phase for every ship "
-        "damaged this turn: 2 or less, she flees (tactical.flight-test)."
+        f"Cross off a box for every rating point lost. At zero: {zeros}.{tick} Roll "
+        f"{str(flees['roll']).upper()} in the Morale Phase for every ship damaged this turn: "
+        f"{flees['flees_on_or_below']} or less, she flees. Her rolls are worked out from her "
+        "ratings at the start: a box crossed off takes a point off those it adds to."
     ]
