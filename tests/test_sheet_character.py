@@ -17,6 +17,7 @@ from tests.pdfs import (
     PAGE_SIZES,
     colours,
     flat,
+    page_text,
     read,
     smallest_text,
     widgets,
@@ -40,8 +41,9 @@ def test_blank_sheet(rules: Rules, paper: str, mono: bool, fillable: bool) -> No
         "Hit points", "Expertise", "Dueling", "Brawling", "Skills", "Seamanship", "Master Superior",
         "Weapons", "Damage", "MinSTR", "AdvSTR", "Bonus", "Parry", "Armour", "Damage reduction",
         "Buff coat", "Chest/Flank, Arm", "Wounds by location", "Head", "Left leg",
-        "Stunned this turn", "Unconscious", "Useless", "Notes", "House tables used",
-        "duel.hit-location",
+        "Stunned this turn", "Unconscious", "Useless", "Notes", "No armour",
+        "House tables used: 8; the Notes for the GM list them.",
+        "Endurance + Strength / 3, rounded up",
     ):  # fmt: skip
         assert word.casefold() in text.casefold(), word
     assert smallest_text(reader) >= 6.99
@@ -83,7 +85,9 @@ def test_filled_sheet_with_the_longest_name(rules: Rules, paper: str) -> None:
     assert person["nationality"].capitalize() in text and f"{person['height_cm']} cm" in text
     for value in person["skills"].values():
         assert value in text
-    assert "weapon loadout (duel.loadout)" in text
+    # the loadout and the armour worn are rolled on house tables too
+    assert "House tables used: 10; the Notes for the GM list them." in text
+    assert "duel." not in text and "Tables:" not in text
     assert smallest_text(reader) >= 6.99
     assert colours(reader) <= BLACK_AND_WHITE
     assert reader.metadata is not None and LONGEST_NAME in str(reader.metadata.title)
@@ -135,3 +139,27 @@ def test_character_sheet_options(rules: Rules) -> None:
         render_sheet("character", rules, ruleset="convoy")
     with pytest.raises(InputError, match=r"--paper a5: choose a4 or letter"):
         render_sheet("character", rules, paper="a5")
+
+
+def longest_loadout(rules: Rules) -> str:
+    """The longest loadout the house table rolls ("Rapier and wheellock pistol")."""
+    from generator.lookup import cell_text
+
+    return max((cell_text(c) for c in rules.table("duel.loadout").cells), key=len)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("fillable", [False, True])
+def test_the_longest_loadout_stays_on_its_line_and_the_page(
+    rules: Rules, paper: str, fillable: bool
+) -> None:
+    """The loadout once wrapped past its rule, and on Letter pushed the sheet's last line
+    onto a second page of its own."""
+    person = roll_character(rules, 654)  # two weapons, armour, the most hit points
+    person["name"] = LONGEST_NAME
+    person["loadout"] = longest_loadout(rules)
+    assert len(person["loadout"]) >= 27
+    reader = read(render_sheet("character", rules, data=person, paper=paper, fillable=fillable))
+    assert len(reader.pages) == 1
+    lines = page_text(reader.pages[0]).splitlines()
+    assert any(person["loadout"] in line for line in lines)  # on one line

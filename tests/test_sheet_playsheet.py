@@ -48,6 +48,9 @@ def test_two_pages_front_and_back(rules: Rules, paper: str, mono: bool, fillable
         assert title in back and title not in front, title
     assert "Death rolls" not in back and "Shallows" not in back
     assert all(str(n) in back for n in (36, 42, 48))
+    note = " ".join(back.split())
+    assert "The clock moves 3, 4 or 5 spaces a turn. Its loop is 36, 42 or 48 spaces" in note
+    assert "House tables used: 1; the Notes for the GM list them." in note
     assert smallest_text(reader) >= 6.99
     fields = widgets(reader)
     if fillable:
@@ -106,8 +109,10 @@ def test_the_layout_must_place_every_sided_table(
 def test_battle_clock_track_and_house_note(rules: Rules) -> None:
     context = playsheet.context(rules, None, "a4", "convoy")
     clock = context["clock"]
-    assert clock["moves"] == "3, 4, 5" and clock["spaces"] == 48 and clock["ends"] == [36, 42, 48]
-    assert context["house_tables"] == ["scenario (convoy.scenario)"]
+    assert clock["moves"] == "3, 4 or 5" and clock["spaces"] == 48
+    assert clock["loops"] == [36, 42, 48] and clock["ends"] == "36, 42 or 48"
+    # counted on the sheet in one line; the Notes for the GM list it
+    assert context["house_tables"] == ["convoy.scenario"]
     front, back = context["pages"]
     boarding = front["right"][0]
     assert boarding["heading"] == "Boarding"

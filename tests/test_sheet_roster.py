@@ -14,9 +14,9 @@ from generator.generate.base import get_generator
 from generator.generate.scenario import dump, read_scenario, roll_scenario
 from generator.loading import Rules
 from generator.render.kinds import roster
-from generator.render.sheets import render_sheet
+from generator.render.sheets import render_sheet, sheet_html
 from tests.fullest import fullest
-from tests.pdfs import PAGE_SIZES, colours, flat, page_size, read, smallest_text, squeeze
+from tests.pdfs import PAGE_SIZES, colours, flat, page_size, read, runs, smallest_text, squeeze
 
 LONG_NAME = "Nuestra Señora de la Santísima Trinidad <&>"
 RULESETS = ("tactical", "flob", "high-seas", "impulse", "convoy")
@@ -43,7 +43,8 @@ def key_values(ruleset: str, ship: dict[str, Any]) -> list[str]:
 
 
 def strength(ruleset: str, side: dict[str, Any]) -> str:
-    return f"{get_generator(ruleset).strength(side):g}"
+    """A side's strength as printed: a whole number."""
+    return roster.strength_text(get_generator(ruleset).strength(side))
 
 
 def check_roster(reader: PdfReader, scenario: dict[str, Any], paper: str) -> str:
@@ -61,8 +62,10 @@ def check_roster(reader: PdfReader, scenario: dict[str, Any], paper: str) -> str
             assert squeeze(ship["name"]) in squeeze(content), ship["name"]
             for value in key_values(ruleset, ship):
                 assert squeeze(value) in squeeze(content), value
-    assert "Strength is the scenario generator’s measure" in content
-    assert "House tables used" in content
+    assert "Strength, for comparing the sides:" in content
+    # the house tables in one short line; the Notes for the GM list them
+    count = len(scenario["house_tables"])
+    assert f"House tables used: {count}; the Notes for the GM list them." in content
     assert smallest_text(reader) >= 6.99
     assert reader.metadata is not None
     assert reader.metadata.title == f"Roster — {scenario['title']}"
@@ -87,7 +90,7 @@ def test_roster_of_a_scenario(rules: Rules, ruleset: str) -> None:
     else:
         assert colours(reader) - {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (0.0,), (1.0,)}
     strengths = [get_generator(ruleset).strength(side) for side in scenario["sides"]]
-    assert f"{min(strengths) / max(strengths):.2f} of the stronger" in content
+    assert f"has {round(100 * min(strengths) / max(strengths))} % of the stronger" in content
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -144,7 +147,7 @@ def test_an_edited_scenario(rules: Rules, tmp_path: Path) -> None:
     edited = read_scenario(path, rules)
     content = flat(read(render_sheet("roster", rules, data=edited, mono=True)))
     assert f"Strength of the fleet: {strength('tactical', edited['sides'][1])}" in content
-    assert strength("tactical", edited["sides"][1]) == f"{174 + 9 - 4:g}"
+    assert strength("tactical", edited["sides"][1]) == str(174 + 9 - 4)
 
 
 @pytest.mark.parametrize(("ruleset", "paper"), [("tactical", "letter"), ("high-seas", "a4")])
@@ -162,3 +165,26 @@ def test_a_blank_roster(rules: Rules, ruleset: str, paper: str) -> None:
 def test_the_roster_has_no_form_fields(rules: Rules) -> None:
     with pytest.raises(InputError, match=r"--fillable: the roster sheet has no write-in fields"):
         render_sheet("roster", rules, ruleset="convoy", fillable=True)
+
+
+def test_strengths_are_whole_numbers() -> None:
+    """A convoy's merchants count half: the sheets print the nearest whole number (a half
+    rounds up, the same on the roster and the briefing), never "15.0"."""
+    assert [roster.strength_text(v) for v in (15.0, 15.5, 14.5, 0.4, 246.0)] == [
+        "15", "16", "15", "0", "246"
+    ]  # fmt: skip
+
+
+def test_the_ship_header_is_set_as_the_other_headers(rules: Rules) -> None:
+    """The name column's serif at 10 pt is for the names: the "Ship" header cell was set in
+    it too, in a bold the serif does not have (drawn fake-bold)."""
+    scenario = roll_scenario(rules, "tactical", 3)
+    reader = read(render_sheet("roster", rules, data=scenario))
+    found = runs(reader.pages[0])
+    # the header row, one run from "Ship" on: one size
+    headers = [r for r in found if r.text.startswith("Ship Class Captain")]
+    assert len(headers) == 2 and {round(r.size, 1) for r in headers} == {7.0}
+    name = scenario["sides"][0]["ships"][0]["name"]
+    assert {round(r.size, 1) for r in found if r.text == name} == {10.0}
+    html = sheet_html("roster", rules, data=scenario)
+    assert "table.units td.name {" in html and "table.units .name {" not in html

@@ -13,7 +13,7 @@ from generator.errors import InputError
 from generator.generate.duel import roll_character
 from generator.loading import Rules
 from generator.render.sheets import layout_sheet, render_sheet, sheet_kinds
-from tests.pdfs import MM, PAGE_SIZES, extracted_text, page_size, page_text, read, widgets
+from tests.pdfs import MM, PAGE_SIZES, extracted_text, flat, page_size, page_text, read, widgets
 
 LONGEST_NAME = "Nuestra Señora de la Santísima Trinidad <&> Barbarigo della Terrazza"
 
@@ -123,6 +123,14 @@ def test_duel_record_blank_write_ins_are_printed_at_a_usable_width(
     assert min(widths) >= MIN_WRITE_IN_MM, widths
 
 
+def test_duel_record_of_a_duellist_without_armour(rules: Rules) -> None:
+    """The armour table's row "None" prints as a word, not as a program's None."""
+    person = roll_character(rules, 7)
+    person["armour"] = "None"
+    content = flat(read(render_sheet("duel-record", rules, data=person)))
+    assert "Armour none" in content and "None" not in content
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_duel_record_with_the_longest_name(rules: Rules, paper: str) -> None:
     person = roll_character(rules, 7)
@@ -132,7 +140,12 @@ def test_duel_record_with_the_longest_name(rules: Rules, paper: str) -> None:
     content = extracted_text(reader)
     assert "Santísima Trinidad <&> Barbarigo" in content.replace("\n", " ")
     assert f"MinSTR {person['weapons'][0]['min_str']}" in content
-    assert "House tables used" in content
+    # in the fighting style table's words, and the house tables counted in one line
+    style = {"none": "No style", "French": "French Style", "Italian": "Italian Style"}
+    assert f"Style {style[person['style']]}" in content
+    assert f"Nationality {person['nationality'].capitalize()}" in content
+    assert "House tables used: 3; the Notes for the GM list them." in content
+    assert "duel." not in content
     assert reader.metadata is not None and LONGEST_NAME in str(reader.metadata.title)
     # the back page carries the duellist's name and the second block of turns
     back = page_text(reader.pages[1])

@@ -1,34 +1,306 @@
-"""The scenario briefing: the cover page of a packet."""
+"""The scenario briefing: the cover page of a packet.
+
+Written for the players: the scenario's conditions as sentences, each said once (the wind
+the generator rolled replaces a set-up line telling the players to roll it; a set-up line
+that repeats a condition is left out), the sides with the same strengths as the roster (a
+card per duellist, for a game of people), set-up, victory, special rules, and an overview of
+the map with a legend. Table ids become the tables' titles (`player_words`); the house
+tables are counted in one line, and the Notes for the GM list them.
+"""
 
 from __future__ import annotations
 
+import copy
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from generator.errors import InputError
 from generator.generate.base import get_generator
 from generator.loading import Rules
+from generator.render.cells import PRINTABLE_MM
+from generator.render.draw import wrap
+from generator.render.kinds import map as maps
+from generator.render.kinds.character import person as character_person
+from generator.render.kinds.roster import strength_text
 from generator.render.sheets import PAPERS
+from generator.text import signed
 
-# the cover's map overview: at most this size (mm; Letter is 18 mm shorter than A4), its
-# page labels at 7.5 pt
-OVERVIEW_W, LABEL_MM = 120.0, 7.5 * 25.4 / 72
-OVERVIEW_H = {"a4": 80.0, "letter": 62.0}
+# the cover's map overview: at most this size (mm; Letter is 18 mm shorter than A4), less
+# if the page has less room left under the words (`_map_room`); its page labels at 7.5 pt
+OVERVIEW_W, LABEL_MM = 188.0, 7.5 * 25.4 / 72  # A4's width inside the margins
+OVERVIEW_H = {"a4": 110.0, "letter": 95.0}
+# the start zones' outlines on the overview, mm on paper: drawn to the cover's size, not
+# shrunk with the map (they would print as hairlines that mono cannot tell from the fog's)
+ZONE_LINE_MM = 0.5
+ZONE_DASH_MM = (1.6, 0.9)
+EXIT_LINE_MM = 0.7  # the exit edge, likewise
+FOG_LINE_MM = 0.2  # the fog's dashed edge at most: under half a start zone's outline
+SWATCH_MM = (7.0, 4.4)  # a legend entry's sample
+OVERVIEW_MIN_H = 40.0  # smaller than this, the overview goes whole to a page of its own...
+OVERVIEW_PAGE_H = {"a4": 150.0, "letter": 135.0}  # ... where it may be this high, page-wide
+PT = 25.4 / 72
+
+# a table id (ruleset.key) or another dotted name of the program's data (map.start)
+_DOTTED = re.compile(
+    r"(?<![\w.-])([a-z][a-z0-9]+(?:-[a-z0-9]+)*)\.([a-z][a-z0-9_]+(?:-[a-z0-9]+)*)(?![\w-])"
+)
+_CEIL = re.compile(r"\bceil\(([^()]*)\)")
+_STRUCTURED = re.compile(r"\s*\((?:structured|house table)\)$", re.IGNORECASE)
+COMPASS = {
+    "n": "north", "ne": "north-east", "e": "east", "se": "south-east",
+    "s": "south", "sw": "south-west", "w": "west", "nw": "north-west",
+}  # fmt: skip
+# a set-up line stating the wind the generator rolled; a clause telling players to roll it
+_WIND_STATED = re.compile(r"^The wind blows from the ([A-Za-z-]+)(.*)$")
+_WIND_ROLL = re.compile(r"^roll for the wind\b", re.IGNORECASE)
 
 
-def _describe(value: Any) -> str:
-    if isinstance(value, dict):
-        parts = [
-            str(v) for k, v in value.items() if k not in ("roll",) and v not in (None, "", "—")
+def player_words(rules: Rules, text: str) -> str:
+    """Return a generator's sentence as players read it: a table id as the table's title
+    in quotes ("see" it, where it stands as a reference in brackets), no other dotted
+    names of the program's data, "ceil(x)" as "x, rounded up"."""
+
+    def title(match: re.Match[str]) -> str:
+        found = rules.rulesets.get(match[1])
+        if found is None or match[2] not in found.tables:
+            return ""  # a name of the program's data (map.start): the sheets show it
+        name = f"“{_STRUCTURED.sub('', found.tables[match[2]].title)}”"
+        before = text[: match.start()].rstrip(" ")
+        return f"see {name}" if before.endswith(("(", ",")) else name
+
+    text = _DOTTED.sub(title, text)
+    text = _CEIL.sub(r"\1, rounded up", text)
+    text = re.sub(r"\(\s*,\s*", "(", text)
+    text = re.sub(r",\s*\)", ")", text)
+    text = re.sub(r"\s*\(\s*\)", "", text)
+    text = re.sub(r"\s+([.,;:])", r"\1", text)
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def _direction(name: str) -> str:
+    """A compass direction in words: "NE" as "north-east", "South-west" as "south-west"."""
+    return COMPASS.get(name.strip().lower(), name.strip().lower())
+
+
+def wind_words(wind: Mapping[str, Any] | None) -> str:
+    """Return the rolled wind in words: "from the south", "from the west (moderate)",
+    "calm", "a fresh breeze"; "" for none."""
+    if not wind:
+        return ""
+    bearing = wind.get("from_bearing")
+    direction = str(wind.get("direction") or "")
+    if direction:
+        if not isinstance(bearing, int | float) or isinstance(bearing, bool):
+            return direction.lower()  # a calm has no direction
+        strength = str(wind.get("strength") or "")
+        where = f"from the {_direction(direction)}"
+        return f"{where} ({strength.lower()})" if strength else where
+    result = str(wind.get("result") or "")
+    return "" if result in ("", "—") else result.lower()
+
+
+def _weather_words(weather: Mapping[str, Any] | None, rules: Rules) -> tuple[str, str]:
+    """Return the weather as a sentence, and its effect as the generator wrote it."""
+    if not weather:
+        return "", ""
+    result = str(weather.get("result") or "")
+    effect = str(weather.get("effect") or "")
+    words = _sentence(result)
+    if effect:
+        words = f"{words} {_sentence(player_words(rules, effect))}"
+    return words, effect
+
+
+def _clock_words(clock: Mapping[str, Any]) -> str:
+    moves = [str(m) for m in clock.get("moves", [])]
+    said = ", ".join(moves[:-1]) + f" or {moves[-1]}" if len(moves) > 1 else "".join(moves)
+    return f"{clock['loop']} spaces; each turn it moves {said}."
+
+
+def conditions(rules: Rules, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the scenario's conditions, each said once: the facts (label, sentence) and
+    the set-up, victory and special rules left to say, in players' words."""
+    lines = {
+        key: [str(line) for line in data.get(key) or []]
+        for key in ("setup", "victory", "special_rules")
+    }
+    facts: list[tuple[str, str]] = []
+
+    # the wind: one instruction, in the rules' terms. A line stating the rolled wind is
+    # that instruction; a clause telling the players to roll it is done (the generator
+    # rolled it): the rolled wind stands in its place.
+    wind = wind_words(data.get("wind"))
+    said = ""
+    for found in lines.values():
+        for index, line in enumerate(found):
+            stated = _WIND_STATED.match(line)
+            clauses = line.split("; ")
+            if stated and wind.startswith(f"from the {_direction(stated[1])}"):
+                said = f"{wind}{stated[2]}"
+            elif wind and _WIND_ROLL.match(clauses[0]):
+                said = "; ".join([f"{wind} at the start", *clauses[1:]])
+            else:
+                continue
+            del found[index]
+            break
+        if said:
+            break
+    weather, effect = _weather_words(data.get("weather"), rules)
+    if wind and not said and wind in weather.lower():
+        wind = ""  # the weather says it ("Overcast with a fresh breeze")
+    if said or wind:
+        # "from the ..." in lower case: the label and its words read as one sentence ("Wind
+        # from the south."); anything else as a sentence of its own ("Calm at the start")
+        words = player_words(rules, said or wind)
+        words = words if words.startswith("from the ") else words[:1].upper() + words[1:]
+        facts.append(("Wind", words if words.endswith(".") else f"{words}."))
+    if weather:
+        facts.append(("Weather", weather))
+        # a special rule that repeats the weather's effect ("Thick weather: ...")
+        if effect.strip():
+            for key in ("setup", "special_rules"):
+                lines[key] = [line for line in lines[key] if effect.strip() not in line]
+
+    everything = " ".join(line for found in lines.values() for line in found)
+    venue = data.get("venue")
+    if isinstance(venue, Mapping) and venue.get("result"):
+        facts.append(("Venue", _sentence(str(venue["result"]))))
+    band = data.get("range")
+    if isinstance(band, Mapping) and f"{band.get('band')} range" not in everything:
+        facts.append(("Range", f"{band.get('band')} ({band.get('meters')} m)."))
+    clock = data.get("battle_clock")
+    if isinstance(clock, Mapping) and clock.get("moves"):
+        facts.append(("Battle clock", _clock_words(clock)))
+        # the set-up line that says the same ("The battle clock is a loop of 42 spaces ...")
+        lines["setup"] = [
+            line
+            for line in lines["setup"]
+            if not ("battle clock" in line.lower() and str(clock["loop"]) in line)
         ]
-        return ", ".join(parts)
-    return "" if value is None else str(value)
+    year = data.get("year")
+    if year not in (None, "") and str(year) not in everything:
+        facts.append(("Year", str(year)))
+    return {
+        "facts": facts,
+        **{key: [player_words(rules, line) for line in found] for key, found in lines.items()},
+    }
 
 
-def overview(data: dict[str, Any], paper: str) -> dict[str, Any] | None:
-    """The whole map, shrunk to fit the cover, without its words, with the printed pages'
-    outlines and names on it (None for a ruleset played without a map)."""
-    from generator.render.kinds import map as maps
+def _duellist(rules: Rules, ruleset: str, unit: Mapping[str, Any]) -> dict[str, Any]:
+    """A duellist as the cover shows them: who, how they fight, how much they can take."""
+    person = character_person(rules.rulesets[ruleset].tables, unit)
+    facts = [p for p in (person["nationality"], person["height"], person["style"]) if p]
+    weapons = [
+        f"{w['name']} ({w['hand']} hand): damage {w['damage']}, bonus {signed(w['weapon_bonus'])}"
+        + (f", parry {signed(w['parry_bonus'])}" if w["can_parry"] is not False else "")
+        for w in person["weapons"]
+    ]
+    armour = person["armour"]
+    return {
+        "name": person["name"],
+        "about": " · ".join(facts),
+        "weapons": "; ".join(weapons),
+        "hit_points": person["hit_points"],
+        "armour": "no armour" if armour.lower() in ("", "none") else armour.lower(),
+        "attributes": " · ".join(f"{k.capitalize()} {v}" for k, v in person["attributes"].items()),
+        "expertise": " · ".join(f"{k} {v}" for k, v in person["expertise"].items()),
+    }
 
+
+def _swatch(style: str) -> dict[str, str]:
+    """A legend entry's sample, mm on paper: the shape filled with `fill`'s style and
+    outlined with `edge`'s."""
+    w, h = SWATCH_MM
+    box = f"M0.3,0.3h{w - 0.6:g}v{h - 0.6:g}h{0.6 - w:g}Z"
+    if style.startswith("zonekey"):
+        return {"fill": f"zone{style[-1]}", "d": box, "edge": f"zoneline{style[-1]}"}
+    if style.startswith("startkey"):
+        hexagon = (
+            f"M1.4,0.3L{w - 1.4:g},0.3L{w - 0.3:g},{h / 2:g}L{w - 1.4:g},{h - 0.3:g}"
+            f"L1.4,{h - 0.3:g}L0.3,{h / 2:g}Z"
+        )
+        return {"fill": f"start{style[-1]}", "d": hexagon, "edge": f"zoneline{style[-1]}"}
+    if style == "exitkey":
+        return {"fill": "", "d": f"M0.3,{h / 2:g}L{w - 0.3:g},{h / 2:g}", "edge": "exit"}
+    return {"fill": style, "d": box, "edge": f"{style}edge"}
+
+
+def _overview_styles(scale: float) -> dict[str, dict[str, dict[str, Any]]]:
+    """The map sheet's styles (mm on the map), but the start zones' outlines and the exit
+    edge at the cover's size, and the fog's edge no heavier than FOG_LINE_MM on paper."""
+    styles = copy.deepcopy(maps.STYLES)
+    for look in styles.values():
+        look["exit"]["width"] = round(EXIT_LINE_MM / scale, 3)
+        fog = look["fogedge"]
+        fog["width"] = round(min(float(fog["width"]), FOG_LINE_MM / scale), 3)
+        for side in (0, 1):
+            line = look[f"zoneline{side}"]
+            line["width"] = round(ZONE_LINE_MM / scale, 3)
+            if side:
+                line["dash"] = tuple(round(d / scale, 3) for d in ZONE_DASH_MM)
+    return styles
+
+
+def _on_paper(styles: Mapping[str, Mapping[str, Any]], scale: float) -> dict[str, Any]:
+    """Styles with their lines in mm on paper, as the overview prints them."""
+    out: dict[str, Any] = {}
+    for name, style in styles.items():
+        found = dict(style)
+        if "width" in found:
+            found["width"] = round(float(found["width"]) * scale, 3)
+        if found.get("dash"):
+            found["dash"] = tuple(round(float(d) * scale, 3) for d in found["dash"])
+        out[name] = found
+    return out
+
+
+def _legend(entries: Sequence[Mapping[str, str]], used: set[str]) -> list[dict[str, str]]:
+    """The legend's entries for what the overview shows, each with its sample."""
+    known = maps.STYLES["colour"]
+    out = []
+    for entry in entries:
+        style = entry["style"]
+        if style in ("", "sea") or (style in known and style not in used):
+            continue  # the sea is the paper; terrain the map does not have
+        out.append({"name": entry["name"], **_swatch(style)})
+    return out
+
+
+def _plan_legend(
+    grid: Mapping[str, Any], sides: Sequence[Mapping[str, Any]]
+) -> list[dict[str, str]]:
+    """A table map's legend: its features by kind of terrain, each side's deployment zone."""
+    kinds: dict[str, list[str]] = {}
+    for feature in grid.get("features", []):
+        kind = str(feature.get("type", ""))
+        style = maps.TERRAIN.get(kind.lower(), "other")
+        if kind.lower() not in [k.lower() for k in kinds.setdefault(style, [])]:
+            kinds[style].append(kind)
+    entries = [
+        {"style": style, "name": ", ".join(found).capitalize()} for style, found in kinds.items()
+    ]
+    for zone in grid.get("deployment", []):
+        side = int(zone["side"])
+        name = str(sides[side].get("name", "")) if side < len(sides) else ""
+        entries.append({"style": f"zonekey{side}", "name": f"{name} deploys here".strip()})
+    return entries
+
+
+def overview(
+    data: dict[str, Any], paper: str, most: tuple[float, float] | None = None
+) -> dict[str, Any] | None:
+    """The whole map, shrunk to fit the cover (`most` mm wide and high at most, or
+    OVERVIEW_W by OVERVIEW_H), without its words, with the printed pages' outlines and names
+    on it and a legend (None for a ruleset played without a map)."""
     grid = data.get("map")
     if not isinstance(grid, dict) or not maps.has_map(str(data.get("ruleset"))):
         return None
@@ -40,6 +312,7 @@ def overview(data: dict[str, Any], paper: str) -> dict[str, Any] | None:
         plan = maps.table_plan(grid, sides, paper)
         width, height, elements = float(plan["width"]), float(plan["height"]), plan["elements"]
         caption = f"The table, {plan['size_text']}; the map section has it at {plan['scale']}."
+        entries = _plan_legend(grid, sides)
     elif kind in ("grid", "hex"):
         units = get_generator(str(data["ruleset"])).units
         canvas = (
@@ -56,9 +329,11 @@ def overview(data: dict[str, Any], paper: str) -> dict[str, Any] | None:
             f"page{'s' if columns * rows > 1 else ''} (dashed), overlapping so they can be "
             "taped together."
         )
+        entries = list(canvas.legend)
     else:
         return None
-    scale = min(OVERVIEW_W / width, OVERVIEW_H[paper] / height)
+    most_w, most_h = most or (OVERVIEW_W, OVERVIEW_H[paper])
+    scale = min(most_w / width, most_h / height)
     font = LABEL_MM / scale
     for t in tiles:
         t.update(
@@ -75,11 +350,14 @@ def overview(data: dict[str, Any], paper: str) -> dict[str, Any] | None:
                 "h": round(t["h"], 2),
             }
         )
+    shapes = [e for e in elements if e["t"] != "text"]
+    used = {str(e["style"]) for e in shapes}
+    styles = _overview_styles(scale)
     return {
         "w": round(width * scale, 2),
         "h": round(height * scale, 2),
         "view": f"0 0 {width:.2f} {height:.2f}",
-        "elements": maps.merge([e for e in elements if e["t"] != "text"]),
+        "elements": maps.merge(shapes),
         "tiles": tiles,
         "font": round(font, 3),
         "line": round(0.3 / scale, 3),
@@ -87,9 +365,86 @@ def overview(data: dict[str, Any], paper: str) -> dict[str, Any] | None:
         # map (they would print as a grey smudge)
         "pattern_scale": round(0.5 / scale, 3),
         "caption": caption,
-        "styles": maps.STYLES,
+        "styles": styles,
         "patterns": maps.PATTERNS,
+        "legend": _legend(entries, used),
+        "legend_styles": {look: _on_paper(found, scale) for look, found in styles.items()},
+        "swatch": {"w": SWATCH_MM[0], "h": SWATCH_MM[1]},
     }
+
+
+def _lines(texts: Sequence[str], font: str, size: float, width: float) -> int:
+    return sum(len(wrap(text, font, size, width)) for text in texts)
+
+
+# steps between baselines, mm, as the stylesheet sets the cover (measured on its PDFs)
+STEP = {
+    "title": 8.5,  # the title's last line to the first fact's
+    "fact": 4.5,
+    "box": 10.6,  # the last fact to a side's heading
+    "unit": 3.5,
+    "person": 3.8,
+    "measure": 8.5,  # a side's last line to the strength's measure
+    "heading": 6.1,  # the measure to the set-up's heading
+    "list": 5.7,  # a heading to its first item
+    "item": 4.4,
+    "next": 6.8,  # a list's last line to the next heading
+}
+
+
+def _map_heading(found: Mapping[str, Any], paper: str) -> float:
+    """Estimate, in mm from the top of the page's frame, the baseline of the map's heading:
+    the words above it wrapped with the fonts' own widths, set at the steps the
+    stylesheet gives them (STEP)."""
+    width = PRINTABLE_MM[PAPERS[paper]["name"]][0]
+    at = 2.6 + _lines([found["scenario"]["title"]], "serif", 26, width) * 26 * 1.1 * PT
+    facts = [f"Seed {found['scenario']['seed']} (the same seed rolls the same scenario)"]
+    facts += [value for _, value in found["facts"]]
+    at += STEP["title"] - STEP["fact"] + _lines(facts, "sans", 9.5, width - 24) * STEP["fact"]
+    card = (width + 10) / 2 - 5 - 6.5  # a side's box, less its padding
+    boxes = []
+    for side in found["sides"]:
+        if found["people"]:
+            texts = [
+                line
+                for p in side["people"]
+                for line in (p["about"], f"Hit points {p['hit_points']} · {p['armour']} · "
+                             f"strength {side['strength']}", p["weapons"], p["attributes"],
+                             f"Expertise: {p['expertise']}")
+            ]  # fmt: skip
+            boxes.append(_lines(texts, "sans", 9, card) * STEP["person"] + 3.6)
+        else:
+            # two columns of names, each name on as many lines as it wraps to
+            half = (len(side["units"]) + 1) // 2
+            columns = (side["units"][:half], side["units"][half:])
+            rows = max(_lines(names, "sans", 8.5, card / 2 - 2) for names in columns)
+            boxes.append(3.6 + 3.9 + (rows - 1) * STEP["unit"])
+    at += STEP["box"] + max(boxes, default=0.0) + STEP["measure"]
+    at += (_lines([f"Strength: {found['measure']}."], "sans", 7.5, width) - 1) * 3.2
+    at += STEP["heading"]
+    for key in ("setup", "victory", "special_rules"):
+        if found[key] or key != "special_rules":
+            items = _lines(found[key], "sans", 9.5, width - 5)
+            at += STEP["list"] + (max(items, 1) - 1) * STEP["item"] + STEP["next"]
+    return at
+
+
+def _map_room(found: Mapping[str, Any], paper: str, view: Mapping[str, Any]) -> float:
+    """Return the most height (mm) the overview may take for the cover to stay one page."""
+    width, height = PRINTABLE_MM[PAPERS[paper]["name"]]
+    legend = "   ".join(f"xxxx {k['name']}" for k in view["legend"])
+    below = (
+        5.8  # the heading's baseline to the drawing's top, and its margins
+        + _lines([view["caption"]], "sans", 8, width) * 3.4
+        + _lines([legend], "sans", 7.5, width) * 5.8
+        + 5.8  # the house tables' line
+        + 5  # to spare
+    )
+    printing = found.get("printing")
+    if printing:
+        # the box saying how to print the packet: its heading, a line a sentence, padding
+        below += 9.5 + _lines(printing["lines"], "sans", 8, width - 7) * 3.55
+    return height - _map_heading(found, paper) - below
 
 
 def context(
@@ -97,7 +452,9 @@ def context(
 ) -> dict[str, Any]:
     if data is None:
         raise InputError("the briefing is about a scenario: give --seed or --from")
-    gen = get_generator(str(data["ruleset"]))
+    played = str(data["ruleset"])
+    gen = get_generator(played)
+    people = gen.units == "characters"
     sides = []
     for side in data["sides"]:
         units = side.get(gen.units, [])
@@ -105,24 +462,31 @@ def context(
             {
                 "name": side.get("name", ""),
                 "units": [u.get("name", "") for u in units],
+                "people": [_duellist(rules, played, u) for u in units] if people else [],
                 "count": len(units),
-                "strength": round(gen.strength(side), 1),
+                "strength": strength_text(gen.strength(side)),
             }
         )
-    house = [f"{t} ({rules.table(t).title})" for t in data.get("house_tables", [])]
-    return {
+    found = {
         "scenario": data,
-        "ruleset_title": rules.rulesets[str(data["ruleset"])].title,
-        "wind": _describe(data.get("wind")),
-        "weather": _describe(data.get("weather")),
-        "extra": {
-            key: _describe(data[key])
-            for key in ("venue", "range", "battle_clock", "year")
-            if data.get(key) not in (None, "", {})
-        },
+        "ruleset_title": rules.rulesets[played].title,
+        **conditions(rules, data),
         "sides": sides,
-        "unit_word": "Duellist" if gen.units == "characters" else "Ships",
+        "people": people,
+        "unit_word": "Duellist" if people else "Ships",
         "measure": gen.strength_measure,
-        "house_tables": house,
-        "overview": overview(data, paper),
+        "house_tables": [str(t) for t in data.get("house_tables", [])],
+        # how to print the packet, on its cover (generator.pdf.packet.printing_notes)
+        "printing": data.get("printing"),
     }
+    view = overview(data, paper)
+    if view is not None:
+        # as big as the page has room for; if that is too small to read, on a page of its
+        # own, as big as the page's width
+        room = _map_room(found, paper, view)
+        if OVERVIEW_MIN_H <= room < float(view["h"]):
+            view = overview(data, paper, (OVERVIEW_W, room))
+        elif room < OVERVIEW_MIN_H:
+            width = PRINTABLE_MM[PAPERS[paper]["name"]][0]
+            view = overview(data, paper, (width, OVERVIEW_PAGE_H[PAPERS[paper]["name"]]))
+    return {**found, "overview": view}

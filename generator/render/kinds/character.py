@@ -26,9 +26,8 @@ NOTE_LINES = {  # (blank, filled): what is left of the page
 UNCONSCIOUS, DEATH, USELESS = "U", "†", "½"
 
 
-def _house_name(table: Table) -> str:
-    title = table.title.replace(" (house table)", "")
-    return f"{title[0].lower()}{title[1:]} ({table.id})"
+def _short(title: str) -> str:
+    return title.replace(" (house table)", "")
 
 
 def _marks(count: int, marks: Mapping[int, str]) -> list[dict[str, Any]]:
@@ -64,8 +63,9 @@ def _weapon(tables: Mapping[str, Table], given: Mapping[str, Any]) -> dict[str, 
     }
 
 
-def _person(tables: Mapping[str, Table], data: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the character as the sheet prints it (an edited file may lack some fields)."""
+def person(tables: Mapping[str, Table], data: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the character as the sheets print it (an edited file may lack some fields):
+    the briefing's duellists too."""
     styles = _style_names(tables)
     style = data.get("style")
     return {
@@ -88,8 +88,10 @@ def context(
     rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
     assert ruleset is not None  # render_sheet settles the ruleset before asking
+    from generator.render.kinds.briefing import player_words  # it reads this module
+
     tables = rules.rulesets[ruleset].tables
-    person = _person(tables, data) if data is not None else None
+    who = person(tables, data) if data is not None else None
     attributes = tables["attributes"]
     expertise = tables["expertise"]
     skills = tables["skills"]
@@ -103,14 +105,14 @@ def context(
     top = int(attributes.params["attribute_max"])
     divisor = int(attributes.params["hit_points_strength_divisor"])
     most_hit_points = top + math.ceil(top / divisor)
-    hit_points = person["hit_points"] if person else most_hit_points
-    if person:
+    hit_points = who["hit_points"] if who else most_hit_points
+    if who:
         half = float(totals.params["head_chest_unconscious_at_fraction"])
-        person["half_hit_points"] = math.ceil(hit_points * half)
+        who["half_hit_points"] = math.ceil(hit_points * half)
     at = float(totals.params["total_unconscious_at_fraction"])
-    hp_marks = {math.ceil(hit_points * at): UNCONSCIOUS} if person else {}
-    hp_boxes = _marks(hit_points + 1 if person else hit_points, hp_marks)
-    if person:
+    hp_marks = {math.ceil(hit_points * at): UNCONSCIOUS} if who else {}
+    hp_boxes = _marks(hit_points + 1 if who else hit_points, hp_marks)
+    if who:
         hp_boxes[-1]["mark"] = DEATH
 
     # the wound tracker: one row per hit location, thresholds from the wound effects
@@ -126,10 +128,10 @@ def context(
         )
         half = math.ceil(hit_points * fraction)
         if "death_above_fraction" in effect:
-            marks = {half: UNCONSCIOUS, half + 1: DEATH} if person else {}
+            marks = {half: UNCONSCIOUS, half + 1: DEATH} if who else {}
             count = half + 1
         else:
-            marks = {half: USELESS} if person else {}
+            marks = {half: USELESS} if who else {}
             count = half
         rows.append(
             {
@@ -147,10 +149,13 @@ def context(
             row["span"] = sum(1 for r in rows[i:] if r["location"] == row["location"])
     limbs = [r for r in rows if "useless_effect" in effect_of[r["location"]]]
 
-    worn = person["armour"] if person else None
+    worn = who["armour"] if who else None
     armour_rows = [
         {
-            "name": value.label,
+            # the table's row "None" as words: "No armour"
+            "name": value.label
+            if value.label.casefold() != "none"
+            else f"No {_short(armour.title).lower()}",
             "reduction": cell["damage_reduction"],
             "locations": cell["locations"],
             "worn": worn is not None and value.matches(worn),
@@ -158,8 +163,10 @@ def context(
         for value, cell in zip(armour.axes[0].values, armour.cells, strict=True)
     ]
 
+    # the house tables the sheet's boxes come from (the sheet counts them; the Notes for the
+    # GM list them)
     house = [
-        _house_name(tables[key])
+        tables[key].id
         for key in (
             "attributes",
             "height",
@@ -171,13 +178,13 @@ def context(
             "hit-location",
         )
     ]
-    if person:
-        house += [_house_name(tables[key]) for key in ("loadout", "armour-worn")]
+    if who:
+        house += [tables[key].id for key in ("loadout", "armour-worn")]
 
     blank_lines, filled_lines = NOTE_LINES[PAPERS[paper]["name"]]
-    weapons = person["weapons"] if person else []
+    weapons = who["weapons"] if who else []
     return {
-        "person": person,
+        "person": who,
         "attributes": [
             {
                 "key": label.casefold(),
@@ -188,7 +195,7 @@ def context(
             for label, cell in zip(attributes.axes[0].labels, attributes.cells, strict=True)
         ],
         "attribute_dice": attributes.params["attribute_dice"],
-        "hit_points_rule": attributes.params["hit_points"],
+        "hit_points_rule": player_words(rules, str(attributes.params["hit_points"])),
         "groups": list(expertise.params["groups"]),
         "skills": list(skills.params["skills"]),
         "skill_levels": [cell_text(c) for c in skills.cells],
@@ -204,20 +211,6 @@ def context(
         "marks": {"unconscious": UNCONSCIOUS, "death": DEATH, "useless": USELESS},
         "stun_text": [item.text for item in stun.items],
         "stun_boxes": int(stun.params["no_actions_at_stuns"]),
-        "note_lines": filled_lines if person else blank_lines,
+        "note_lines": filled_lines if who else blank_lines,
         "house_tables": house,
-        "sources": [
-            tables[key].id
-            for key in (
-                "attributes",
-                "expertise",
-                "skills",
-                "weapons",
-                "armour",
-                "hit-location",
-                "wound-effects",
-                "wound-totals",
-                "stun",
-            )
-        ],
     }

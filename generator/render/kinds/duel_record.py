@@ -12,6 +12,7 @@ from typing import Any
 
 from generator.loading import Rules, thaw
 from generator.lookup import cell_text
+from generator.render.kinds.character import person
 from generator.render.sheets import PAPERS
 
 # rows are taller on a blank sheet, which has no character header above them
@@ -29,7 +30,12 @@ def context(
     columns = [thaw(c) for c in sheet.cells]
     actions = tables["actions"]
     blank, filled = ROW_MM[PAPERS[paper]["name"]]
-    house = [f"{key} ({tables[key].id})" for key in ("weapons", "attributes", "expertise")]
+    # the house tables a filled header reads (the sheet counts them; the Notes for the GM
+    # list them)
+    house = [tables[key].id for key in ("weapons", "attributes", "expertise")]
+    who = person(tables, data) if data is not None else None
+    if who is not None and who["armour"].casefold() in ("", "none"):
+        who["armour"] = "none"  # the armour table's row "None", as a word
     rows = int(sheet.params["rows_per_block"])
     blocks = [
         {
@@ -39,7 +45,7 @@ def context(
         for index in range(int(sheet.params["blocks_printed"]))
     ]
     return {
-        "person": data,
+        "person": who,
         "columns": columns,
         "blocks": blocks,
         "guess_words": next(c["choices"] for c in columns if "choices" in c),

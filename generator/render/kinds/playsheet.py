@@ -116,12 +116,18 @@ def _clock(rules: Rules, ruleset: str, spec: Any) -> dict[str, Any] | None:
     if not loops:
         return None
     return {
-        "moves": ", ".join(str(n) for n in clock.params[spec["moves"]]),
+        "moves": _either([str(n) for n in clock.params[spec["moves"]]]),
         "spaces": loops[-1],
-        "ends": loops,
+        "ends": _either([str(n) for n in loops]),
+        "loops": loops,
         "per_row": CLOCK_PER_ROW,
-        "house": f"{scenario.title.replace(' (house table)', '').lower()} ({scenario.id})",
+        "house": scenario.id,
     }
+
+
+def _either(words: list[str]) -> str:
+    """Words as a choice: "3, 4 or 5"."""
+    return f"{', '.join(words[:-1])} or {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def context(

@@ -10,6 +10,7 @@ that side alone. Without a scenario the sheet is a blank roster to write a force
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -28,8 +29,10 @@ Column = tuple[str, str]  # (title, CSS class: name, num, text or small)
 Row = dict[str, Any]
 
 
-def _number(value: float) -> str:
-    return f"{value:g}"
+def strength_text(value: float) -> str:
+    """A side's strength as the sheets print it: a whole number (a half rounds up), the
+    same on the roster and the briefing."""
+    return str(math.floor(value + 0.5))
 
 
 @dataclass(frozen=True)
@@ -175,14 +178,14 @@ def context(
                 "name": str(side.get("name", "")),
                 "navy": navies.get(navy, navy.capitalize()),
                 "facts": _side_facts(spec, side, list(units), navy_name),
-                "strength": _number(strength),
+                "strength": strength_text(strength),
                 "count": len(units),
                 "units": [_row(spec, unit, navy_name) for unit in units],
             }
         )
     ratio = None
     if len(strengths) == 2 and max(strengths) > 0:
-        ratio = f"{min(strengths) / max(strengths):.2f}"
+        ratio = f"{round(100 * min(strengths) / max(strengths))} %"
     return {
         "scenario": data,
         "ruleset_title": rules.rulesets[ruleset].title,
