@@ -25,14 +25,15 @@ from generator.loading.yamlfile import YamlDoc, read_yaml
 from generator.resources import resource_dir
 
 # what a game-night packet holds, in order:
-#   cover:    sheets about the whole scenario, first
-#   per_side: sheets for each side (given the scenario with that side only); each side's part
-#             starts on an odd page so it can be printed double-sided and handed out
+#   cover:    sheets about the whole scenario, first (the first is told how to print it)
+#   per_side: sheets for each side (given the scenario with that side only), to hand out
 #   per_unit: sheets for each unit of a side that is a person (a duellist)
 #   officers: sheets for each officer of each ship
 #   shared:   sheets for the table, after the sides
-#   spares:   blank sheets at the end
-PACKET_SECTIONS = ("cover", "per_side", "per_unit", "officers", "shared", "spares")
+#   spares:   blank sheets
+#   notes:    sheets for the GM alone, last
+# every section starts on a sheet of paper of its own (generator.pdf.packet.impose)
+PACKET_SECTIONS = ("cover", "per_side", "per_unit", "officers", "shared", "spares", "notes")
 _KEYS = {"ruleset", "order", "default", "generator", "resolvers", "packet", "sheets"}
 _REQUIRED = _KEYS - {"default"}
 _ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")

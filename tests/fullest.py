@@ -85,8 +85,16 @@ def fullest(kind: str, ruleset: str, rules: Rules) -> dict[str, Any]:
     return scenario
 
 
+# kinds whose blank sheet is their fullest: the Notes for the GM list every house table of the
+# ruleset blank, and a scenario's (fewer, or a high-seas packet's officers' duel tables) are
+# in every packet, which the print check reads on both papers
+BLANK_IS_FULLEST = {"gm-notes"}
+
+
 def variants(kind: str) -> list[str]:
     """The data to print a kind with: the fullest, and/or none (a blank sheet)."""
     sheet = sheet_kinds()[kind]
+    if kind in BLANK_IS_FULLEST:
+        return ["blank"]
     found = [] if sheet.data == "none" else ["fullest"]
     return [*found, "blank"] if sheet.data == "none" or sheet.static_when_blank else found

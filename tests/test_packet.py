@@ -1,9 +1,11 @@
-"""Game-night packets: contents, bookmarks, odd-page sides, metadata, same bytes, handouts."""
+"""Game-night packets: contents, bookmarks, imposition for double-sided printing, the cover's
+printing notes, metadata, same bytes, handouts."""
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +16,8 @@ import pytest
 from generator.generate.base import get_generator
 from generator.generate.scenario import dump, roll_scenario
 from generator.loading import Rules
-from generator.pdf.packet import build_packet
+from generator.pdf.packet import BLANK, Part, Sheet, build_packet, impose, printing_notes
+from generator.render.sheets import PAPERS, sheet_kinds
 from generator.rulesets import ruleset_ids
 from tests.fullest import fullest_packet, packet_scenario
 from tests.pdfs import PAGE_SIZES, outline, read, widgets
@@ -57,24 +60,197 @@ def test_packet_contents_bookmarks_and_metadata(made: tuple[dict[str, Any], byte
     assert f"seed {scenario['seed']}" in str(reader.metadata.subject)
 
 
-def test_each_side_starts_on_an_odd_page(made: tuple[dict[str, Any], bytes]) -> None:
-    scenario, pdf = made
-    marks = outline(read(pdf))
+def sections(reader: Any) -> list[tuple[str, int, int]]:
+    """The packet's sections (its top bookmarks): title, first and last page (from 1)."""
+    tops = [(title, page) for depth, title, page in outline(reader) if depth == 0]
+    ends = [page - 1 for _, page in tops[1:]] + [len(reader.pages)]
+    return [(title, first, last) for (title, first), last in zip(tops, ends, strict=True)]
+
+
+def is_blank(page: Any) -> bool:
+    contents = page.get_contents()
+    return contents is None or not contents.get_data().strip()
+
+
+def imposition_problems(pdf: bytes) -> list[str]:
+    """What would go wrong printing `pdf` double-sided: a section that does not start on a
+    sheet of its own (an odd page), a page of a kind cut out or laid side by side (map tiles,
+    counters) with anything on its back."""
+    reader = read(pdf)
+    blank = [is_blank(page) for page in reader.pages]
+    backed = {kind.title for kind in sheet_kinds().values() if kind.blank_backs}
+    found: list[str] = []
+    for title, first, last in sections(reader):
+        if first % 2 == 0:
+            found.append(
+                f"{title} starts on page {first}: it shares a sheet with the section before"
+            )
+        if blank[first - 1]:
+            found.append(f"{title} starts on a blank page ({first})")
+        if title in backed:
+            for page in range(first, last + 1):
+                if page % 2 == 0 and not blank[page - 1]:
+                    found.append(f"{title}: page {page} is printed on the back of page {page - 1}")
+                if page % 2 == 1 and blank[page - 1]:
+                    found.append(f"{title}: page {page} is blank")
+            if last % 2 == 1:
+                found.append(f"{title}: its last page ({last}) has no blank back")
+    return found
+
+
+def cover_text(reader: Any) -> str:
+    first_section_after_cover = sections(reader)[1][1]
+    text = " ".join(reader.pages[i].extract_text() for i in range(first_section_after_cover - 1))
+    return re.sub(r"\s+", " ", text)
+
+
+def printing_problems(pdf: bytes) -> list[str]:
+    """Where the cover's printing notes disagree with the PDF: its page count, the pages of
+    the map, counters and cards, the pages to hand each side."""
+    reader = read(pdf)
+    text = cover_text(reader)
+    found: list[str] = []
+    if "Printing this packet" not in text:
+        return ["the cover has no printing notes"]
+    if f"This packet is {len(reader.pages)} pages" not in text:
+        found.append(f"the cover does not say the packet is {len(reader.pages)} pages")
+    spans = {title: (first, last) for title, first, last in sections(reader)}
+    blank = [is_blank(page) for page in reader.pages]
+    for kind in sheet_kinds().values():
+        if kind.printing and kind.title in spans:
+            first, last = spans[kind.title]
+            if f"{kind.title} ({pages(first, last)})" not in text:
+                found.append(f"the cover does not give {kind.title} as {pages(first, last)}")
+    sides = [title for title in spans if title not in {k.title for k in sheet_kinds().values()}]
+    for title in sides[1:]:
+        first, last = spans[title]
+        while blank[last - 1]:
+            last -= 1
+        if title.startswith("Spare") or "Hand out:" not in text:
+            continue
+        if f"{title}, {pages(first, last)}" not in text:
+            found.append(f"the cover does not hand out {title} as {pages(first, last)}")
+    return found
+
+
+def pages(first: int, last: int) -> str:
+    return f"page {first}" if first == last else f"pages {first}–{last}"
+
+
+@pytest.mark.parametrize("paper", list(PAPERS))
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_every_packet_is_imposed_for_double_sided_printing(
+    rules: Rules, ruleset: str, paper: str
+) -> None:
+    pdf = fullest_packet(rules, ruleset, paper)
+    assert imposition_problems(pdf) == []
+    assert printing_problems(pdf) == []
+    scenario = packet_scenario(rules, ruleset)
+    titles = [title for title, _, _ in sections(read(pdf))]
     for side in scenario["sides"]:
-        page = next(p for depth, title, p in marks if depth == 0 and title == side["name"])
-        assert page % 2 == 1, (side["name"], page)
+        assert side["name"] in titles
+
+
+def test_the_cover_says_how_to_print_the_map_and_counters(rules: Rules) -> None:
+    text = cover_text(read(fullest_packet(rules, "tactical", "a4")))
+    assert "double-sided, flipping on the long edge" in text
+    assert re.search(r"print pages [\d–, and]+ double-sided and only the odd pages", text)
+    assert "cut the counters and markers out" in text
+    assert "Hand out: " in text
+
+
+def test_the_checks_find_a_packet_printed_as_it_was_before(rules: Rules) -> None:
+    """The imposition check fails the packet the issue describes: blank backs removed, a
+    section on the back of another's page."""
+    import io
+
+    from pypdf import PdfWriter
+
+    reader = read(fullest_packet(rules, "tactical", "a4"))
+    writer = PdfWriter()
+    for page in reader.pages:
+        if not is_blank(page):
+            writer.add_page(page)
+    for depth, title, page in outline(reader):
+        if depth == 0:
+            kept = sum(1 for i in range(page - 1) if not is_blank(reader.pages[i]))
+            writer.add_outline_item(title=title, page_number=kept)
+    out = io.BytesIO()
+    writer.write(out)
+    found = imposition_problems(out.getvalue())
+    assert any("is printed on the back of" in problem for problem in found)
+    assert any("shares a sheet with the section before" in problem for problem in found)
+
+
+def sheet(count: int, blank_backs: bool = False) -> Sheet:
+    return Sheet(drawn=range(count), kind="roster", blank_backs=blank_backs)
+
+
+def test_impose_puts_sections_and_two_sided_sheets_on_sheets_of_their_own() -> None:
+    cover = Part("Briefing", None, [sheet(1)])
+    side = Part("Side", 0, [sheet(1), sheet(2), sheet(1), sheet(1), sheet(3)])
+    tiles = Part("Map", None, [sheet(3, blank_backs=True)])
+    deck = Part("Cards", None, [sheet(4)])
+    order = impose([cover, side, tiles, deck])
+    pages: list[str] = []
+    for placed in order:
+        pages += ["blank"] if placed is BLANK else [str(id(placed))] * placed.pages
+    starts = {}
+    page = 1
+    for placed in order:
+        starts.setdefault(id(placed), page)
+        page += placed.pages
+    assert starts[id(side.sheets[0])] == 3  # a section starts on an odd page
+    assert starts[id(side.sheets[1])] == 5  # a two-page sheet is one sheet of paper
+    assert starts[id(side.sheets[2])] == 7
+    assert starts[id(side.sheets[3])] == 8  # one-page sheets of a section share paper
+    assert starts[id(side.sheets[4])] == 9
+    assert starts[id(tiles.sheets[0])] == 13
+    assert starts[id(deck.sheets[0])] == 19  # after 3 tiles and their 3 blank backs
+    assert page - 1 == 22
+
+
+def test_printing_notes_list_the_single_sided_pages() -> None:
+    notes = printing_notes(
+        Part("Briefing", None, [sheet(1)]),
+        [
+            Part("Side A", 0, [sheet(2)]),
+            Part("Side B", 1, [sheet(1)]),
+            Part("Map", None, [Sheet(drawn=range(5), kind="map", blank_backs=True)]),
+            Part("Counters", None, [Sheet(drawn=range(1), kind="counters", blank_backs=True)]),
+        ],
+        "letter",
+    )
+    lines = notes["lines"]
+    assert notes["pages"] == 18
+    assert lines[0].startswith("This packet is 18 pages of Letter.")
+    assert (
+        "print pages 1–6 double-sided and only the odd pages from 7 to 17 single-sided" in lines[1]
+    )
+    assert any(line.startswith("Scenario map (pages 7–16): trim each page") for line in lines)
+    assert any(line.startswith("Ship counters (pages 17–18): cut") for line in lines)
+    assert lines[-1] == "Hand out: Side A, pages 3–4; Side B, page 5."
 
 
 def test_handouts_hold_only_their_side(rules: Rules) -> None:
     scenario = roll_scenario(rules, "tactical", 8)
     packet = build_packet(rules, scenario)
     for index in range(2):
-        reader = read(packet.write(sides={index}))
+        pdf = packet.write(sides={index})
+        reader = read(pdf)
         text = " ".join(page.extract_text() for page in reader.pages).replace("\n", " ")
         for name in unit_names(scenario, index):
             assert name in text
         other = scenario["sides"][1 - index]["name"]
         assert other not in [title for _, title, _ in outline(reader)]
+        # the handout is imposed, and its cover tells how to print the handout itself
+        assert imposition_problems(pdf) == []
+        assert printing_problems(pdf) == []
+        assert "Hand out:" not in cover_text(reader)
+        # the Notes for the GM are for the GM alone
+        assert "Notes for the GM" not in [title for _, title, _ in outline(reader)]
+    whole = read(packet.write())
+    assert sections(whole)[-1][0] == "Notes for the GM"
 
 
 def test_same_bytes_with_and_without_the_cache_in_other_processes_and_hash_seeds(

@@ -1,4 +1,5 @@
-"""The quick reference: every table of a ruleset, with the odds of rolled ones, in 4 pages.
+"""The quick reference: every table of play of a ruleset, with the odds of rolled ones, on one
+sheet of paper (two pages); the tables that set up a game go on the Notes for the GM.
 
 Each ruleset is laid out once per paper (A4 in colour, Letter in black and white: the two
 differ only in colours, which one test checks) and read back with pypdf; the layout boxes
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,10 +17,12 @@ from typing import Any
 import pytest
 
 from generator.loading import Rules, load_rules
+from generator.render.kinds import gm_notes
 from generator.render.kinds import quick_reference as qr
 from generator.render.sheets import get_kind, layout_sheet, render_sheet, sheet_html
 from generator.rulesets import SpecError
 from tests.conftest import FIXTURES
+from tests.layouts import boxes, layout_problems_of
 from tests.pdfs import PAGE_SIZES, colours_as_written, extracted_text, page_size, read, squeeze
 from tests.resolving import chances as resolver_odds
 
@@ -58,48 +60,6 @@ SAMPLES = {
         "1/0/0/0",
     ],
 }
-SEVEN_PT_PX = 7 * 96 / 72
-
-
-def boxes(box: Any) -> Iterator[Any]:
-    yield box
-    for child in getattr(box, "children", None) or []:
-        yield from boxes(child)
-
-
-def layout_problems(document: Any) -> list[str]:
-    """Return text set under 7 pt and boxes that stick out of their column or table cell."""
-    problems = []
-    for number, page in enumerate(document.pages, start=1):
-        for box in boxes(page._page_box):
-            name = type(box).__name__
-            if (
-                name == "TextBox"
-                and box.text.strip()
-                and box.style["font_size"] < SEVEN_PT_PX - 0.01
-            ):
-                problems.append(f"page {number}: '{box.text}' under 7 pt")
-            element = getattr(box, "element", None)
-            if name == "TableCellBox":
-                right = box.content_box_x() + box.width
-                problems += [
-                    f"page {number}: '{inner.text}' runs out of its cell"
-                    for inner in boxes(box)
-                    if type(inner).__name__ == "TextBox"
-                    and inner.position_x + inner.width > right + 0.6
-                ]
-            elif element is not None and "flow" in (element.get("class") or "").split():
-                for column in box.children:
-                    right = column.content_box_x() + column.width
-                    problems += [
-                        f"page {number}: {type(inner).__name__} wider than its column"
-                        for inner in boxes(column)
-                        if hasattr(inner, "margin_width")
-                        and inner.position_x + inner.margin_width() > right + 0.5
-                    ]
-    return problems
-
-
 # ---------------------------------------------------------------- the layout spec
 
 
@@ -290,12 +250,18 @@ def test_percent() -> None:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_house_tables_are_tagged_and_listed(rules: Rules, ruleset: str) -> None:
+    """A house table of play is tagged on the quick reference, which says in one line what the
+    tag means; the Notes for the GM list every house table with what it fills in."""
     sheet = qr.context(rules, None, "a4", ruleset)
     house = [t for t in rules.rulesets[ruleset].tables.values() if t.house]
     assert house, "every ruleset has house set-up tables"
-    assert sheet["house_tables"] == [f"{qr.short_title(t)} ({t.id})" for t in house]
+    played = {key for s in qr.layout_of(ruleset).sections if not s.gm for key in s.tables}
     tagged = {b["id"] for s in sheet["sections"] for b in s["blocks"] if b["house"]}
-    assert tagged == {t.id for t in house}
+    assert tagged == {t.id for t in house if t.key in played}
+    assert sheet["house"] == bool(tagged)
+    notes = gm_notes.context(rules, None, "a4", ruleset)
+    assert [h["title"] for h in notes["house"]] == [qr.short_title(t) for t in house]
+    assert all(h["why"] for h in notes["house"])
 
 
 # ---------------------------------------------------------------- the PDFs
@@ -304,19 +270,29 @@ def test_house_tables_are_tagged_and_listed(rules: Rules, ruleset: str) -> None:
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize(("paper", "mono"), [("a4", False), ("letter", True)])
 def test_quick_reference(rules: Rules, ruleset: str, paper: str, mono: bool) -> None:
-    document = layout_sheet("quick-reference", rules, ruleset=ruleset, paper=paper, mono=mono)
-    assert layout_problems(document) == []
+    """One sheet of paper on either paper: the tables of play on the quick reference, the
+    tables that set a game up on the Notes for the GM, every table on one of them."""
+    options = {"ruleset": ruleset, "paper": paper, "mono": mono}
+    assert layout_problems_of("quick-reference", rules, **options) == []
+    assert layout_problems_of("gm-notes", rules, **options) == []
     reader = read(render_sheet("quick-reference", rules, ruleset=ruleset, paper=paper, mono=mono))
-    assert 1 <= len(reader.pages) <= 4
+    assert 1 <= len(reader.pages) <= 2
     assert page_size(reader) == PAGE_SIZES[paper]
     content = squeeze(extracted_text(reader))
+    notes = read(render_sheet("gm-notes", rules, ruleset=ruleset, paper=paper, mono=mono))
+    gm_content = squeeze(extracted_text(notes))
     chosen = rules.rulesets[ruleset]
-    missing = [t.id for t in chosen.tables.values() if squeeze(qr.short_title(t)) not in content]
-    assert missing == []
+    for section in qr.layout_of(ruleset).sections:
+        printed = gm_content if section.gm else content
+        missing = [
+            key
+            for key in section.tables
+            if squeeze(qr.short_title(chosen.tables[key])) not in printed
+        ]
+        assert missing == [], section.title
     for sample in SAMPLES[ruleset]:
-        assert squeeze(sample) in content, sample
-    assert squeeze("House tables used") in content
-    assert all(squeeze(t.id) in content for t in chosen.tables.values() if t.house)
+        assert squeeze(sample) in content + gm_content, sample
+    assert not any(squeeze(t.id) in content for t in chosen.tables.values())
     assert reader.metadata is not None
     assert chosen.title in str(reader.metadata.title)
     assert chosen.title in str(reader.metadata.subject)
@@ -342,9 +318,13 @@ def test_a_house_rules_file_shows_on_the_sheet() -> None:
     page = html.unescape(sheet_html("quick-reference", house, ruleset="tactical", paper="a4"))
     content = squeeze(re.sub(r"<[^>]+>", " ", page))
     assert squeeze("Wind change (club rule)") in content
-    assert squeeze("Club rule replacing the seed's 1-5 stays, 6 changes.") in content
-    assert squeeze("Wind change (club rule) (tactical.wind-change)") in content  # small print
     assert squeeze("5-6 The wind changes: roll on the wind table 33%") in content
+    assert "tactical.wind-change" not in content
+    # what the club's table replaces is for the GM
+    notes = html.unescape(sheet_html("gm-notes", house, ruleset="tactical", paper="a4"))
+    notes = squeeze(re.sub(r"<[^>]+>", " ", notes))
+    assert squeeze("Wind change (club rule)") in notes
+    assert squeeze("Club rule replacing the seed's 1-5 stays, 6 changes.") in notes
 
 
 CLUB_RULES = """
@@ -388,8 +368,13 @@ tactical:
 def test_house_tables_of_another_shape_print_as_they_come(tmp_path: Path) -> None:
     path = tmp_path / "club.yaml"
     path.write_text(CLUB_RULES, encoding="utf-8")
-    sheet = qr.context(load_rules(path), None, "a4", "flob")
+    club = load_rules(path)
+    sheet = qr.context(club, None, "a4", "flob")
     blocks = {b["id"]: b for s in sheet["sections"] for b in s["blocks"]}
+    # the weather sets a game up: on the Notes for the GM
+    blocks.update(
+        {b["id"]: b for s in qr.section_blocks(club, "flob", gm=True) for b in s["blocks"]}
+    )
     weather = blocks["flob.weather"]  # COLUMNS names fields these plain cells lack
     assert weather["heads"] == ["Result"]
     assert [(r["cells"][0]["text"], r["extra"]) for r in weather["rows"]] == [
@@ -400,7 +385,8 @@ def test_house_tables_of_another_shape_print_as_they_come(tmp_path: Path) -> Non
     assert broadside["house"] and not broadside["wide"]
     assert broadside["odds_row"] == ["58%", "42%"]
     assert broadside["rows"][0]["extra"] == ["100%", "42%", "—"]
-    assert "Broadside Table (club) (flob.broadside)" in sheet["house_tables"]
+    notes = gm_notes.context(club, None, "a4", "flob")
+    assert "Broadside Table (club)" in [h["title"] for h in notes["house"]]
 
 
 def test_a_table_prints_its_head_and_foot_captions(rules: Rules) -> None:

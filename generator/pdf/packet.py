@@ -3,15 +3,22 @@
 Sections come from the ruleset's spec (specs/, `generator.rulesets.PACKET_SECTIONS`). The
 sheets about the scenario (briefing, rosters, logs, map ...) are laid out by WeasyPrint and
 written in one go; static sheets (quick references, cards, spares) are finished PDFs made
-once and cached (`static_sheet_pdf`), spliced in with pypdf. Blank pages are put in so that
-each side's part starts on an odd page, and the outline is built here: sections at level 1,
-a side's sheets at level 2, ships and people at the level below.
+once and cached (`static_sheet_pdf`), spliced in with pypdf. The outline is built here:
+sections at level 1, a side's sheets at level 2, ships and people at the level below.
+
+The packet is imposed for double-sided printing (`impose`): every section starts on an odd
+page, so no sheet of paper holds two sections; a sheet of more than one page (a playsheet's
+front and back, a log's two pages, cards and their backs) starts on an odd page, so its
+pages share a sheet of paper; and the pages of kinds cut out or laid side by side (map
+tiles, counters: `backs: blank` in their manifest) each get a blank back. The cover is laid
+out last, with how to print the packet (`printing_notes`), for the whole packet or a side's
+handout.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -23,6 +30,7 @@ from generator.loading import Rules
 from generator.render.draw import Drawing
 from generator.render.sheets import (
     PAPERS,
+    cached_sheet_pdf,
     draw_sheet,
     get_kind,
     layout_sheet,
@@ -54,6 +62,13 @@ class Sheet:
     pdf: bytes | None = None
     marks: tuple[tuple[str, int], ...] = ()
     drawn: range | None = None  # its pages in the packet's drawing (the drawn sheets)
+    kind: str | None = None
+    blank_backs: bool = False  # each page is followed by a blank one (map tiles, counters)
+
+    @property
+    def pages(self) -> int:
+        """The pages it takes in the packet, blank backs included."""
+        return _page_count(self) * (2 if self.blank_backs else 1)
 
 
 @dataclass
@@ -63,6 +78,7 @@ class Part:
     title: str
     side: int | None
     sheets: list[Sheet] = field(default_factory=list)
+    gm: bool = False  # for the GM alone (the notes): never in a side's handout
 
 
 BLANK = Sheet()
@@ -70,7 +86,11 @@ BLANK = Sheet()
 
 @dataclass
 class Packet:
-    """A laid-out packet: its parts in order, ready to be written whole or per side."""
+    """A laid-out packet: its parts in order, ready to be written whole or per side.
+
+    `parts` are the parts after the cover; `cover` lays the cover out with the printing notes
+    of the pages it is printed with (the whole packet, or one side's handout).
+    """
 
     scenario: dict[str, Any]
     parts: list[Part]
@@ -80,29 +100,44 @@ class Packet:
     subject: str
     drawing: bytes | None = None  # every drawn sheet of the packet, on one canvas
     drawn_marks: tuple[Any, ...] = ()  # their outline entries (generator.render.draw.Mark)
+    cover: Callable[[dict[str, Any]], Part] | None = None
+    _covers: dict[frozenset[int] | None, Part] = field(default_factory=dict, repr=False)
+
+    def _parts(self, sides: set[int] | None) -> list[Part]:
+        """The parts printed for `sides` (None: every side), the cover laid out for them."""
+        rest = [
+            part
+            for part in self.parts
+            if sides is None or (part.side is None and not part.gm) or part.side in sides
+        ]
+        if self.cover is None:
+            return rest
+        key = frozenset(sides) if sides is not None else None
+        if key not in self._covers:
+            # the cover's length moves every page number after it: lay it out until the
+            # pages it takes (to an even number) are the ones its notes assumed
+            assumed = 2
+            for _ in range(4):
+                notes = printing_notes(Part("", None), rest, self.paper, cover_pages=assumed)
+                cover = self.cover(notes)
+                taken = _even(sum(sheet.pages for sheet in impose([cover])))
+                if taken == assumed:
+                    break
+                assumed = taken
+            self._covers[key] = cover
+        return [self._covers[key], *rest]
 
     def sheets(self, sides: set[int] | None = None) -> list[Sheet]:
-        """Return the sheets in order, with blanks so each side's part starts on an odd page.
+        """Return the sheets in order, with the blank pages of the imposition (`impose`).
 
         Args:
             sides: only the parts of these sides (plus the cover and shared sheets).
         """
-        out: list[Sheet] = []
-        pages = 0
-        for part in self.parts:
-            if part.side is not None and sides is not None and part.side not in sides:
-                continue
-            if part.side is not None and pages % 2 == 1:
-                out.append(BLANK)
-                pages += 1
-            for sheet in part.sheets:
-                out.append(sheet)
-                pages += _page_count(sheet)
-        return out
+        return impose(self._parts(sides))
 
     def page_count(self, sides: set[int] | None = None) -> int:
         """Return the number of pages `write(sides)` makes."""
-        return sum(_page_count(sheet) for sheet in self.sheets(sides))
+        return sum(sheet.pages for sheet in self.sheets(sides))
 
     def write(self, sides: set[int] | None = None) -> bytes:
         """Write the packet (or one side's handout) as PDF bytes.
@@ -131,29 +166,39 @@ class Packet:
         for sheet in order:
             start = len(writer.pages)
             if sheet is BLANK:
-                box = writer.pages[-1].mediabox
-                writer.add_blank_page(float(box.width), float(box.height))
+                _blank_back(writer)
             elif sheet.drawn is not None:
                 assert drawn is not None
-                writer.append(drawn, pages=list(sheet.drawn), import_outline=False)
+                step = 2 if sheet.blank_backs else 1
+                for page in sheet.drawn:
+                    writer.append(drawn, pages=[page], import_outline=False)
+                    if sheet.blank_backs:
+                        _blank_back(writer)
                 for mark in self.drawn_marks:
                     if mark.page in sheet.drawn:
-                        page = start + mark.page - sheet.drawn.start
+                        page = start + (mark.page - sheet.drawn.start) * step
                         marks.append((mark.level, mark.label, page, 0.0, mark.top_pt))
             elif sheet.document is not None:
                 assert laid is not None
-                count = len(sheet.document.pages)
-                writer.append(
-                    laid, pages=list(range(next_page, next_page + count)), import_outline=False
-                )
-                next_page += count
+                step = 2 if sheet.blank_backs else 1
+                for _page in sheet.document.pages:
+                    writer.append(laid, pages=[next_page], import_outline=False)
+                    next_page += 1
+                    if sheet.blank_backs:
+                        _blank_back(writer)
                 height = float(writer.pages[start].mediabox.height)
                 for offset, page in enumerate(sheet.document.pages):
                     for level, label, (x, y), _state in page.bookmarks:
-                        marks.append((level, label, start + offset, x * 0.75, height - y * 0.75))
+                        marks.append(
+                            (level, label, start + offset * step, x * 0.75, height - y * 0.75)
+                        )
             else:
                 assert sheet.pdf is not None
-                writer.append(PdfReader(io.BytesIO(sheet.pdf)), import_outline=False)
+                reader = PdfReader(io.BytesIO(sheet.pdf))
+                for page in range(len(reader.pages)):
+                    writer.append(reader, pages=[page], import_outline=False)
+                    if sheet.blank_backs:
+                        _blank_back(writer)
                 height = float(writer.pages[start].mediabox.height)
                 marks += [(level, label, start, 0.0, height) for label, level in sheet.marks]
         parents: list[tuple[int, Any]] = []
@@ -180,6 +225,143 @@ class Packet:
         out = io.BytesIO()
         writer.write(out)
         return out.getvalue()
+
+
+def _blank_back(writer: Any) -> None:
+    """Add a blank page the size of the last one."""
+    box = writer.pages[-1].mediabox
+    writer.add_blank_page(float(box.width), float(box.height))
+
+
+def _even(pages: int) -> int:
+    return pages + pages % 2
+
+
+def impose(parts: Sequence[Part]) -> list[Sheet]:
+    """Return the sheets of `parts` in order, with blank pages for double-sided printing.
+
+    Every part (a section: the cover, a side's sheets, a shared sheet, a spare) starts on an
+    odd page, so no sheet of paper holds two sections; within a part, a sheet of more than
+    one page (blank backs included) starts on an odd page, so a two-sided thing (a
+    playsheet's front and back, a log's two pages, cards and their backs, a map tile and its
+    blank back) is one sheet of paper.
+    """
+    return [sheet for _part, sheet, _first in _placed(parts)]
+
+
+def _placed(parts: Sequence[Part], first: int = 1) -> list[tuple[Part, Sheet, int]]:
+    """The imposed sheets (`impose`), each with its part and its first page (from `first`)."""
+    out: list[tuple[Part, Sheet, int]] = []
+    page = first
+    for part in parts:
+        for index, sheet in enumerate(part.sheets):
+            if page % 2 == 0 and (index == 0 or sheet.pages > 1):
+                out.append((part, BLANK, page))
+                page += 1
+            out.append((part, sheet, page))
+            page += sheet.pages
+    return out
+
+
+def _ranges(pages: Sequence[int]) -> str:
+    """'3–5, 8 and 10–12' for pages 3, 4, 5, 8, 10, 11, 12 (sorted, distinct)."""
+    runs: list[list[int]] = []
+    for page in pages:
+        if runs and page == runs[-1][-1] + 1:
+            runs[-1].append(page)
+        else:
+            runs.append([page])
+    words = [f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _pages(pages: Sequence[int]) -> str:
+    """'page 5' or 'pages 3–5'."""
+    return f"page {pages[0]}" if len(pages) == 1 else f"pages {_ranges(pages)}"
+
+
+def _fronts(pages: Sequence[int]) -> str:
+    """'13, 15 and 17' or 'the odd pages from 13 to 35' for fronts two pages apart."""
+    runs: list[list[int]] = []
+    for page in pages:
+        if runs and page == runs[-1][-1] + 2:
+            runs[-1].append(page)
+        else:
+            runs.append([page])
+    words: list[str] = []
+    for run in runs:
+        if len(run) > 3:
+            words.append(f"the odd pages from {run[0]} to {run[-1]}")
+        else:
+            words += [str(page) for page in run]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
+
+
+def printing_notes(
+    cover: Part, rest: Sequence[Part], paper: str, cover_pages: int | None = None
+) -> dict[str, Any]:
+    """How to print a packet of `cover` and `rest`, in sentences for its cover: which pages
+    to print double-sided and which single-sided, what to cut, what to hand each side.
+
+    Args:
+        cover_pages: the pages the cover takes while it is not laid out yet (even).
+    """
+    if cover_pages is None:
+        placed = _placed([cover, *rest])
+    else:
+        placed = _placed(rest, first=cover_pages + 1)
+    total = placed[-1][2] + placed[-1][1].pages - 1 if placed else cover_pages or 0
+    lines = [
+        f"This packet is {total} pages of {PAPER_NAMES.get(paper, paper)}. Print it "
+        "double-sided, flipping on the long edge: every section starts on a new sheet of "
+        "paper, and the blank pages are meant."
+    ]
+    backed: list[int] = []  # pages of sheets with blank backs, fronts and backs
+    backed_titles: list[str] = []
+    handling: list[str] = []
+    for _part, sheet, first in placed:
+        if sheet.kind is None:
+            continue
+        kind = get_kind(sheet.kind)
+        pages = _pages(range(first, first + sheet.pages))
+        if sheet.blank_backs:
+            backed += range(first, first + sheet.pages)
+            if kind.title.lower() not in backed_titles:
+                backed_titles.append(kind.title.lower())
+        if kind.printing:
+            handling.append(f"{kind.title} ({pages}): {kind.printing}.")
+    if backed:
+        others = [page for page in range(1, total + 1) if page not in set(backed)]
+        fronts = _fronts(backed[::2])
+        lines.append(
+            f"The {_and(backed_titles)} have blank backs, to be cut out or laid side by side. "
+            f"To save paper, print {_pages(others)} double-sided and only "
+            f"{fronts if fronts.startswith('the') else 'pages ' + fronts} single-sided."
+            if others
+            else f"To save paper, print only {fronts} single-sided."
+        )
+    lines += handling
+    sides = [(part, first) for part, _sheet, first in placed if part.side is not None]
+    if len({part.side for part, _ in sides}) > 1:
+        spans: dict[int, tuple[str, int, int]] = {}
+        for part, sheet, first in placed:
+            if part.side is None or sheet is BLANK:
+                continue
+            title, start, _end = spans.get(part.side, (part.title, first, first))
+            spans[part.side] = (title, start, first + sheet.pages - 1)
+        lines.append(
+            "Hand out: "
+            + "; ".join(f"{title}, {_pages(range(a, b + 1))}" for title, a, b in spans.values())
+            + "."
+        )
+    return {"paper": PAPER_NAMES.get(paper, paper), "pages": total, "lines": lines}
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _page_count(sheet: Sheet) -> int:
@@ -228,7 +410,17 @@ def build_packet(
     made: list[str] = []  # the sheets about the scenario so far: their fields' prefixes
     drawing = Drawing(paper, mono=mono)  # the packet's drawn sheets, fonts embedded once
 
-    def sheet(kind: str, data: dict[str, Any] | None, *bookmarks: tuple[str, int]) -> Sheet:
+    def sheet(
+        kind: str, data: dict[str, Any] | None, *bookmarks: tuple[str, int], prefix: str = "s"
+    ) -> Sheet:
+        made_sheet = _made(kind, data, bookmarks, prefix)
+        made_sheet.kind = kind
+        made_sheet.blank_backs = get_kind(kind).blank_backs
+        return made_sheet
+
+    def _made(
+        kind: str, data: dict[str, Any] | None, bookmarks: tuple[tuple[str, int], ...], prefix: str
+    ) -> Sheet:
         fields = fillable and get_kind(kind).fillable
         # a sheet another ruleset serves (an officer's character sheet) keeps that ruleset
         serves = ruleset if ruleset in get_kind(kind).rulesets else None
@@ -243,6 +435,12 @@ def build_packet(
                 cache=cache,
             )
             return Sheet(pdf=pdf, marks=bookmarks)
+        if get_kind(kind).cached and not fields:
+            # the same HTML as another scenario's (the Notes for the GM): laid out once
+            pdf = cached_sheet_pdf(
+                kind, rules, data, ruleset=serves, paper=paper, mono=mono, cache=cache
+            )
+            return Sheet(pdf=pdf, marks=bookmarks)
         if get_kind(kind).drawn:
             first = drawing.pages
             draw_sheet(
@@ -253,7 +451,7 @@ def build_packet(
                 ruleset=serves,
                 fillable=fields,
                 bookmarks=bookmarks,
-                field_prefix=f"s{len(made) + 1}_",
+                field_prefix=f"{prefix}{len(made) + 1}_",
             )
             made.append(kind)
             return Sheet(drawn=range(first, drawing.pages))
@@ -266,14 +464,31 @@ def build_packet(
             bookmarks=bookmarks,
             paper=paper,
             mono=mono,
-            field_prefix=f"s{len(made) + 1}_",
+            field_prefix=f"{prefix}{len(made) + 1}_",
         )
         made.append(kind)
         return Sheet(document=document)
 
-    parts: list[Part] = [
-        Part("Briefing", None, [sheet(kind, scenario, (title, 1)) for kind in plan["cover"]])
-    ]
+    # the cover is laid out last, told how the packet prints (`Packet._parts`); a drawn
+    # cover sheet is drawn once, now, without the notes
+    drawn_cover = {
+        index: sheet(kind, scenario, (title, 1), prefix="c")
+        for index, kind in enumerate(plan["cover"])
+        if get_kind(kind).drawn
+    }
+
+    def cover(printing: dict[str, Any]) -> Part:
+        data = {**scenario, "printing": printing}
+        return Part(
+            "Briefing",
+            None,
+            [
+                drawn_cover.get(index) or sheet(kind, data, (title, 1), prefix="c")
+                for index, kind in enumerate(plan["cover"])
+            ],
+        )
+
+    parts: list[Part] = []
     for index, side in enumerate(scenario["sides"]):
         part = Part(str(side.get("name") or f"Side {index + 1}"), index)
         entries: list[tuple[str, dict[str, Any] | None, str]] = [
@@ -294,14 +509,15 @@ def build_packet(
             marks = ((part.title, 1), (label, 2)) if i == 0 else ((label, 2),)
             part.sheets.append(sheet(kind, data, *marks))
         parts.append(part)
-    for kind in plan["shared"]:
-        data = scenario if get_kind(kind).data == "scenario" else None
-        parts.append(
-            Part(get_kind(kind).title, None, [sheet(kind, data, (get_kind(kind).title, 1))])
-        )
-    for kind in plan["spares"]:
-        label = f"Spare: {get_kind(kind).title}"
-        parts.append(Part(label, None, [sheet(kind, None, (label, 1))]))
+
+    def whole(kind: str, label: str, blank: bool = False, gm: bool = False) -> Part:
+        """A section of one sheet for the table (or the GM): about the scenario, or blank."""
+        data = scenario if get_kind(kind).data == "scenario" and not blank else None
+        return Part(label, None, [sheet(kind, data, (label, 1))], gm=gm)
+
+    parts += [whole(kind, get_kind(kind).title) for kind in plan["shared"]]
+    parts += [whole(kind, f"Spare: {get_kind(kind).title}", blank=True) for kind in plan["spares"]]
+    parts += [whole(kind, get_kind(kind).title, gm=True) for kind in plan["notes"]]
     return Packet(
         scenario,
         parts,
@@ -311,6 +527,7 @@ def build_packet(
         subject,
         drawing=drawing.finish() if drawing.pages else None,
         drawn_marks=tuple(drawing.marks),
+        cover=cover if plan["cover"] else None,
     )
 
 

@@ -31,9 +31,13 @@ _MANIFEST_KEYS = {
     "static_when_blank",
     "fillable",
     "frame",
+    "backs",
+    "printing",
+    "cached",
 }
 # a kind is laid out from its template by WeasyPrint, or drawn by its module (no template)
-_REQUIRED_KEYS = _MANIFEST_KEYS - {"frame", "template"}
+_REQUIRED_KEYS = _MANIFEST_KEYS - {"frame", "template", "backs", "printing", "cached"}
+_BACKS = ("printed", "blank")
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,14 @@ class SheetKind:
     # where the sheet's ink belongs: mm in from the paper's top, right, bottom and left
     # edges (the page margins, and any running footer); None: the sheet places itself
     frame: tuple[float, float, float, float] | None = None
+    # pages to cut out or lay side by side (map tiles, counters) have blank backs in a packet
+    blank_backs: bool = False
+    # what the GM does with it once printed, in a sentence for the packet's cover
+    printing: str | None = None
+    # its HTML repeats from scenario to scenario (the Notes for the GM follow from the house
+    # tables a scenario rolled on): a packet keeps it in the disk cache by its HTML, as a
+    # blank sheet (`cached_sheet_pdf`)
+    cached: bool = False
 
     @property
     def drawn(self) -> bool:
@@ -64,7 +76,8 @@ def sheet_kinds() -> dict[str, SheetKind]:
     """Return every sheet kind by name, from sheets/*.yaml (checked)."""
     kinds: dict[str, SheetKind] = {}
     for path in sorted(resource_dir("sheets").glob("[!_]*.yaml")):
-        raw = read_yaml(path).data
+        doc = read_yaml(path)
+        raw = doc.data
         frame = raw.get("frame") if isinstance(raw, dict) else None
         if (
             not isinstance(raw, dict)
@@ -76,6 +89,16 @@ def sheet_kinds() -> dict[str, SheetKind]:
                 f"{path}: a sheet manifest needs {', '.join(sorted(_REQUIRED_KEYS))} "
                 "and may have a frame (four lengths in mm: top, right, bottom, left)"
             )
+        if raw.get("backs", "printed") not in _BACKS:
+            raise InputError(
+                f"{path}:{doc.line(('backs',))}: 'backs' is printed or blank, not {raw['backs']!r}"
+            )
+        if not isinstance(raw.get("cached", False), bool):
+            raise InputError(f"{path}:{doc.line(('cached',))}: 'cached' is true or false")
+        if not isinstance(raw.get("printing", ""), str):
+            raise InputError(
+                f"{path}:{doc.line(('printing',))}: 'printing' is a sentence for the cover"
+            )
         kinds[path.stem] = SheetKind(
             kind=str(raw["kind"]),
             title=str(raw["title"]),
@@ -86,6 +109,9 @@ def sheet_kinds() -> dict[str, SheetKind]:
             static_when_blank=bool(raw["static_when_blank"]),
             fillable=bool(raw["fillable"]),
             frame=tuple(float(v) for v in frame) if frame else None,  # type: ignore[arg-type]
+            blank_backs=raw.get("backs") == "blank",
+            printing=str(raw["printing"]).strip() if raw.get("printing") else None,
+            cached=bool(raw.get("cached", False)),
         )
     return kinds
 
@@ -337,6 +363,39 @@ def static_sheet_pdf(
                 disk.store(disk_key, pdf)
     if cache:
         _STATIC_PDFS[key] = pdf
+    return pdf
+
+
+def cached_sheet_pdf(
+    kind: str,
+    rules: Rules,
+    data: dict[str, Any],
+    *,
+    ruleset: str | None = None,
+    paper: str = "a4",
+    mono: bool = False,
+    cache: bool = True,
+) -> bytes:
+    """Return the PDF of a laid-out sheet about `data` whose HTML repeats between scenarios
+    (a kind marked `cached`), from the disk cache when that HTML was laid out before.
+
+    Keyed by the HTML as a blank sheet is, so the bytes are the same either way.
+    """
+    from generator.render import cache as disk
+    from generator.render.pdf import layout, write_pdf
+
+    boxes = page_boxes(kind, paper)
+    # titled as the kind, not the scenario (a packet sets its own title on the whole)
+    title = document_title(get_kind(kind), None)
+    html = sheet_html(
+        kind, rules, data=data, ruleset=ruleset, paper=paper, mono=mono, doc_title=title
+    )
+    disk_key = disk.sheet_key(html + repr(sorted(boxes.items())), fillable=False)
+    pdf = disk.load(disk_key) if cache else None
+    if pdf is None:
+        pdf = write_pdf([layout(html, boxes=boxes)])
+        if cache:
+            disk.store(disk_key, pdf)
     return pdf
 
 

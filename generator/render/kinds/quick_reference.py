@@ -1,8 +1,12 @@
-"""The quick reference of one ruleset: every table and rule, grouped to be found fast.
+"""The quick reference of one ruleset: every table and rule of play, grouped to be found fast,
+on one sheet of paper (two pages).
 
-Everything printed comes from the rules, so a house-rules file shows on the sheet by
-itself. The ruleset's spec decides the order and grouping and which structured fields of a
-table print as columns (`Layout`); this module decides whether a table goes across the
+It holds what a player needs at the table, in the rules' words and numbers: how a table was
+read, its source and its parameters are for the GM (`generator.render.kinds.gm_notes`), and
+so are the tables players do not consult in play (the spec's ``gm`` sections). Everything
+printed comes from the rules, so a house-rules file shows on the sheet by itself. The
+ruleset's spec decides the order and grouping, the body size and which structured fields of
+a table print as columns (`Layout`); this module decides whether a table goes across the
 page, and adds the odds of every rolled table from the dice module: on the bare dice, or,
 where the spec asks (`OddsBy`), for the roll players make, one column per value of a
 modifier.
@@ -25,13 +29,40 @@ from generator.lookup import cell_text
 from generator.rulesets import SpecError, sheet_section
 from generator.text import signed
 
+TEXT_KEYS = ("result", "printed", "text")
+# a table cell's padding and rule, and a hyphenated heading's longest piece, in characters
+CELL_PADDING = 1.2
+HEADING_WORD = 6
+# the body sizes a spec may ask for, in pt (nothing on paper under 7 pt), and the size of
+# a spec that does not say
+MIN_FONT_PT = 7.0
+MAX_FONT_PT = 9.0
+DEFAULT_FONT_PT = 8.0
+# a column of the three-column layout (63 mm on A4, the narrower paper) holds about this
+# many characters of 7 pt text
+COLUMN_CHARS = 49
+# a rules text up to this many characters is kept whole in one column (a longer one may go
+# on in the next column rather than leave a gap the height of a column)
+WHOLE_RULES_CHARS = 300
+HOUSE_SUFFIX = re.compile(r"\s*\(house table\)\s*$", re.IGNORECASE)
+SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)+)\s*[–-]\s")
+THRESHOLD = re.compile(r"(\d+) or (better|more|less)")
+POOL_SUCCESS = re.compile(r"each ((\d+)(?: or \d+)*) (?:is a success|hits)")
+NET_MODIFIERS = range(-3, 4)
+
 
 @dataclass(frozen=True)
 class Section:
-    """A heading of the sheet and the keys of the tables under it, in printed order."""
+    """A heading of the sheet and the keys of the tables under it, in printed order.
+
+    A ``gm`` section holds tables players do not consult in play: tables that only set up a
+    game (the scenario generator's house tables, character generation) or that restate a
+    printed table as the dice read it. It is printed on the Notes for the GM instead.
+    """
 
     title: str
     tables: tuple[str, ...]
+    gm: bool = False
 
 
 @dataclass(frozen=True)
@@ -67,7 +98,8 @@ class Layout:
 
     Attributes:
         sections: every table of the ruleset exactly once (the tests check it), the turn
-            and the rules of play in play order, as on the seeds' own reference sheets.
+            and the rules of play in play order, as on the seeds' own reference sheets;
+            the ``gm`` ones go on the Notes for the GM.
         columns: by table key, the columns of a table whose cells are mappings: field
             names, "field=heading" to print another heading; "result" (or "printed",
             "text") is the cell's own text. A one-axis table not listed prints that text
@@ -78,12 +110,20 @@ class Layout:
             its cell format parses it) has the field set.
         odds_by: by table key, for a one-axis table on a modified roll: its odds printed
             per value of one modifier instead of on the bare dice (`OddsBy`).
+        font_size: the body size in pt: the largest (7 to 9) at which the sheet still
+            fits two pages on A4 and on Letter (a test checks it).
     """
 
     sections: tuple[Section, ...]
     columns: Mapping[str, tuple[str, ...]]
     odds_columns: Mapping[str, tuple[tuple[str, str], ...]]
     odds_by: Mapping[str, OddsBy]
+    font_size: float = DEFAULT_FONT_PT
+
+    @property
+    def column_chars(self) -> float:
+        """The characters of body text a column of the three-column layout holds."""
+        return COLUMN_CHARS * MIN_FONT_PT / self.font_size
 
 
 def _names(raw: Any, where: str) -> tuple[str, ...]:
@@ -96,17 +136,28 @@ def _names(raw: Any, where: str) -> tuple[str, ...]:
 def layout_of(ruleset: str) -> Layout:
     """Return the quick-reference section of `ruleset`'s spec, checked."""
     raw, spec = sheet_section(ruleset, "quick-reference")
-    if set(raw) - {"sections", "columns", "odds_columns", "odds_by"} or not raw.get("sections"):
+    keys = {"sections", "columns", "odds_columns", "odds_by", "font_size"}
+    if set(raw) - keys or not raw.get("sections"):
         raise SpecError(
             f"{spec.where('quick-reference')}: a quick reference has sections, and may have "
-            "columns, odds_columns and odds_by"
+            "columns, odds_columns, odds_by and font_size"
         )
     sections = []
     for i, section in enumerate(raw["sections"]):
         where = spec.where("quick-reference", "sections", i)
-        if not isinstance(section, dict) or set(section) != {"title", "tables"}:
-            raise SpecError(f"{where}: a section has a title and tables")
-        sections.append(Section(str(section["title"]), _names(section["tables"], where)))
+        if (
+            not isinstance(section, dict)
+            or not {"title", "tables"} <= set(section) <= {"title", "tables", "gm"}
+            or not isinstance(section.get("gm", False), bool)
+        ):
+            raise SpecError(f"{where}: a section has a title and tables, and may say gm: true")
+        sections.append(
+            Section(
+                str(section["title"]),
+                _names(section["tables"], where),
+                gm=bool(section.get("gm", False)),
+            )
+        )
     columns = {
         key: _names(names, spec.where("quick-reference", "columns", key))
         for key, names in (raw.get("columns") or {}).items()
@@ -123,7 +174,17 @@ def layout_of(ruleset: str) -> Layout:
         key: _odds_by(entry, spec.where("quick-reference", "odds_by", key))
         for key, entry in (raw.get("odds_by") or {}).items()
     }
-    return Layout(tuple(sections), columns, odds, odds_by)
+    size = raw.get("font_size", DEFAULT_FONT_PT)
+    if (
+        not isinstance(size, int | float)
+        or isinstance(size, bool)
+        or not MIN_FONT_PT <= size <= MAX_FONT_PT
+    ):
+        raise SpecError(
+            f"{spec.where('quick-reference', 'font_size')}: font_size: expected a size in pt "
+            f"from {MIN_FONT_PT:g} to {MAX_FONT_PT:g}"
+        )
+    return Layout(tuple(sections), columns, odds, odds_by, float(size))
 
 
 def _odds_by(raw: Any, where: str) -> OddsBy:
@@ -158,19 +219,6 @@ def _odds_by(raw: Any, where: str) -> OddsBy:
     )
 
 
-TEXT_KEYS = ("result", "printed", "text")
-# a table cell's padding and rule, and a hyphenated heading's longest piece, in characters
-CELL_PADDING = 1.2
-HEADING_WORD = 6
-# a column of the three-column layout holds about this many characters of 7 pt text
-COLUMN_CHARS = 47
-HOUSE_SUFFIX = re.compile(r"\s*\(house table\)\s*$", re.IGNORECASE)
-SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)+)\s*[–-]\s")
-THRESHOLD = re.compile(r"(\d+) or (better|more|less)")
-POOL_SUCCESS = re.compile(r"each ((\d+)(?: or \d+)*) (?:is a success|hits)")
-NET_MODIFIERS = range(-3, 4)
-
-
 def dice_at_start(roll: str) -> tuple[int, int] | None:
     """Return the count and sides of the plain dice a roll's words start with ("2d6, 5 or
     better succeeds", "Basic 4D6 ..."), read by the dice parser, or None."""
@@ -200,20 +248,78 @@ def percent(chance: Fraction) -> str:
 def context(
     rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
-    """Return the sheet's sections and its runs of blocks, one block per table."""
+    """Return the sheet's sections of play and its runs of blocks, one block per table."""
     assert ruleset is not None  # render_sheet settles the ruleset before asking
     chosen = rules.rulesets[ruleset]
     plan = layout_of(ruleset)
-    sections = []
-    for number, section in enumerate(plan.sections, start=1):
-        blocks = [block(chosen.tables[key], plan, rules) for key in section.tables]
-        sections.append({"title": section.title, "anchor": f"s{number}", "blocks": blocks})
+    sections = drop_repeated_notes(section_blocks(rules, ruleset, gm=False))
     return {
-        "ruleset": {"id": chosen.id, "title": chosen.title, "notes": list(chosen.notes)},
+        "ruleset": {"id": chosen.id, "title": chosen.title},
         "sections": sections,
         "runs": runs(sections),
-        "house_tables": [f"{short_title(t)} ({t.id})" for t in chosen.tables.values() if t.house],
+        "house": any(b["house"] for s in sections for b in s["blocks"]),
+        "font_size": f"{plan.font_size:g}",
     }
+
+
+def drop_repeated_notes(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Print a footnote of the source once, under the first table of the sheet that has it
+    (two tables may share the source's footnotes, as a broadside table and its ammunition
+    table do)."""
+    seen: set[str] = set()
+    for section in sections:
+        for blk in section["blocks"]:
+            blk["notes"] = [n for n in blk["notes"] if n not in seen]
+            seen.update(blk["notes"])
+    return sections
+
+
+def section_blocks(rules: Rules, ruleset: str, *, gm: bool) -> list[dict[str, Any]]:
+    """Return the sections of `ruleset`'s layout printed on the Notes for the GM (`gm`) or on
+    the quick reference, each with its heading, an anchor and a block per table."""
+    chosen = rules.rulesets[ruleset]
+    plan = layout_of(ruleset)
+    return [
+        {
+            "title": section.title,
+            "anchor": f"s{number}",
+            "blocks": [
+                retitled(block(chosen.tables[key], plan, rules), rules) for key in section.tables
+            ],
+        }
+        for number, section in enumerate(plan.sections, start=1)
+        if section.gm == gm
+    ]
+
+
+TABLE_ID = re.compile(r"\b([a-z]+(?:-[a-z]+)?)\.([a-z0-9]+(?:-[a-z0-9]+)*)\b")
+# what a block holds that is not printed, or not words
+_UNPRINTED = {"id", "note", "kind", "anchor"}
+
+
+def table_titles(rules: Rules, text: str) -> str:
+    """Return `text` with every table id in it ("ruleset.table-key") written as the table's title
+    in quotes (“Blocking”): a reader has the titles, not the ids."""
+
+    def title(match: re.Match[str]) -> str:
+        found = rules.rulesets.get(match[1])
+        if found is None or match[2] not in found.tables:
+            return match[0]
+        return f"“{short_title(found.tables[match[2]])}”"
+
+    return TABLE_ID.sub(title, text)
+
+
+def retitled(value: Any, rules: Rules) -> Any:
+    """Return a block (or any part of one) with the table ids in its printed words written
+    as titles (`table_titles`)."""
+    if isinstance(value, str):
+        return table_titles(rules, value)
+    if isinstance(value, Mapping):
+        return {k: v if k in _UNPRINTED else retitled(v, rules) for k, v in value.items()}
+    if isinstance(value, list):
+        return [retitled(v, rules) for v in value]
+    return value
 
 
 def runs(sections: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -250,33 +356,37 @@ def block(table: Table, plan: Layout | None = None, rules: Rules | None = None) 
         "title": short_title(table),
         "number": number[1] if number else "",
         "house": table.house,
+        # how the table was read: not printed here, but on the Notes for the GM
         "note": table.note or "",
+        # the source's own footnotes: rule words, printed under the table
         "notes": list(table.notes),
-        "params": shown_params(table),
         "kind": table.kind,
         "captions": [],
         "wide": False,
+        "whole": True,
     }
     if table.kind == "rules":
         out["ordered"] = table.ordered
         out["items"] = [rule_item(item) for item in table.items]
+        out["whole"] = _rules_chars(table.items) <= WHOLE_RULES_CHARS
     elif table.kind == "modifiers":
         out["roll"] = table.roll or ""
         out["groups"] = modifier_groups(table.modifiers)
         out["odds"] = modifier_odds(table)
     else:
         out.update(table_grid(table, plan, rules))
-        out["wide"] = grid_is_wide(out)
+        out["wide"] = grid_is_wide(out, plan.column_chars)
     return out
 
 
-def shown_params(table: Table) -> list[dict[str, str]]:
-    """Return the params a reader needs: all of a house table's, else those its note names."""
-    return [
-        {"key": key, "value": plain(value)}
-        for key, value in table.params.items()
-        if table.house or re.search(rf"\b{re.escape(key)}\b", table.note or "")
-    ]
+def _rules_chars(items: Sequence[RuleItem]) -> int:
+    return sum(len(i.label or "") + len(i.text) + _rules_chars(i.items) for i in items)
+
+
+def row_label(label: str) -> str:
+    """A row's label as printed: a row named "None" (no armour) as the word "none", which
+    cannot be taken for a program's empty value."""
+    return "none" if label == "None" else label
 
 
 def plain(value: Any) -> str:
@@ -475,7 +585,7 @@ def one_axis_grid(table: Table, plan: Layout, rules: Rules | None = None) -> dic
             targets = targets or bool(chance)
             cells.append({"text": field_text(cell, key), "chance": chance})
         extra = [percent(chances[i])] if chances is not None else []
-        rows.append({"label": value.label, "cells": cells, "extra": extra})
+        rows.append({"label": row_label(value.label), "cells": cells, "extra": extra})
     captions: list[str | None] = []
     if chances is not None:
         captions.append(odds_caption(axis, "Odds"))
@@ -590,7 +700,7 @@ def _grid_by_value(
     for i, (value, cell) in enumerate(zip(axis.values, table.cells, strict=True)):
         cells = [{"text": field_text(cell, key), "chance": ""} for key, _ in columns]
         extra = [percent(chances[i]) for _, chances in by_value]
-        rows.append({"label": value.label, "cells": cells, "extra": extra})
+        rows.append({"label": row_label(value.label), "cells": cells, "extra": extra})
     name = wanted.heading
     low, high = by_value[0][0], by_value[-1][0]
     added = f"+ {name}" if step == 1 else f"{signed(step)} × {name}"
@@ -635,7 +745,7 @@ def two_axis_grid(table: Table, plan: Layout) -> dict[str, Any]:
             for _, name in outcomes:
                 hits = (p for p, f in zip(col_chances, parsed, strict=True) if f.get(name))
                 extra.append(percent(sum(hits, Fraction(0))))
-        rows.append({"label": value.label, "cells": cells, "extra": extra})
+        rows.append({"label": row_label(value.label), "cells": cells, "extra": extra})
     extra_heads = ["Odds"] if row_chances is not None else []
     captions: list[str | None] = []
     if spec:
@@ -666,12 +776,12 @@ def two_axis_grid(table: Table, plan: Layout) -> dict[str, Any]:
     }
 
 
-def grid_is_wide(grid: Mapping[str, Any]) -> bool:
+def grid_is_wide(grid: Mapping[str, Any], column_chars: float = COLUMN_CHARS) -> bool:
     """Return whether a grid is better printed across the page than in one column.
 
-    It must go across when its longest words do not fit side by side in a column, and
-    should when it would be more than three times as tall in a column as across the page
-    (across, it takes the height of all three columns).
+    It must go across when its longest words do not fit side by side in a column (of
+    `column_chars` characters), and should when it would be more than three times as tall
+    in a column as across the page (across, it takes the height of all three columns).
     """
     table = [
         [row["label"]] + [f"{c['text']} {c['chance']}" for c in row["cells"]] + row["extra"]
@@ -686,13 +796,13 @@ def grid_is_wide(grid: Mapping[str, Any]) -> bool:
         + CELL_PADDING
         for i, head in enumerate(heads)
     )
-    if least > COLUMN_CHARS:
+    if least > column_chars:
         return True
     natural = [
         max(len(text) for text in [head] + [row[i] for row in table]) + CELL_PADDING
         for i, head in enumerate(heads)
     ]
-    return _lines(table, natural, COLUMN_CHARS) > 3.3 * _lines(table, natural, COLUMN_CHARS * 3)
+    return _lines(table, natural, column_chars) > 3.3 * _lines(table, natural, column_chars * 3)
 
 
 def _longest_word(text: str) -> int:

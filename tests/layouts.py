@@ -1,0 +1,83 @@
+"""Checks on WeasyPrint's layout of a sheet that runs in columns (the quick reference, the
+Notes for the GM): text under 7 pt, and boxes wider than their column or table cell.
+
+The layout is the costly part of a test, so a sheet's layout is checked once per session
+(`layout_problems_of`), by whichever test asks first, which renders its PDF from the same
+layout: the print check (tests/test_print.py) and the sheet's own tests then read that PDF.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from generator.loading import Rules
+from generator.render.sheets import get_kind, layout_sheet, render_sheet, sheet_html
+from generator.resources import resource_dir
+
+SEVEN_PT_PX = 7 * 96 / 72
+
+
+def boxes(box: Any) -> Iterator[Any]:
+    yield box
+    for child in getattr(box, "children", None) or []:
+        yield from boxes(child)
+
+
+def layout_problems(document: Any) -> list[str]:
+    """Return text set under 7 pt and boxes that stick out of their column or table cell."""
+    problems = []
+    for number, page in enumerate(document.pages, start=1):
+        for box in boxes(page._page_box):
+            name = type(box).__name__
+            if (
+                name == "TextBox"
+                and box.text.strip()
+                and box.style["font_size"] < SEVEN_PT_PX - 0.01
+            ):
+                problems.append(f"page {number}: '{box.text}' under 7 pt")
+            element = getattr(box, "element", None)
+            if name == "TableCellBox":
+                right = box.content_box_x() + box.width
+                problems += [
+                    f"page {number}: '{inner.text}' runs out of its cell"
+                    for inner in boxes(box)
+                    if type(inner).__name__ == "TextBox"
+                    and inner.position_x + inner.width > right + 0.6
+                ]
+            elif element is not None and "flow" in (element.get("class") or "").split():
+                for column in box.children:
+                    right = column.content_box_x() + column.width
+                    problems += [
+                        f"page {number}: {type(inner).__name__} wider than its column"
+                        for inner in boxes(column)
+                        if hasattr(inner, "margin_width")
+                        and inner.position_x + inner.margin_width() > right + 0.5
+                    ]
+    return problems
+
+
+def in_columns(kind: str) -> bool:
+    """Whether the kind's template runs tables in columns (and so has its layout checked)."""
+    template = get_kind(kind).template
+    if template is None:
+        return False  # drawn
+    return "table_runs(" in (resource_dir("templates") / template).read_text(encoding="utf-8")
+
+
+def layout_problems_of(kind: str, rules: Rules, **options: Any) -> list[str]:
+    """The layout problems of a sheet (options as for `render_sheet`), checked once per
+    session; the test that checks it renders the sheet's PDF from the same layout."""
+    from tests.conftest import shared
+
+    html = sheet_html(kind, rules, **options)
+    key = hashlib.sha256(html.encode()).hexdigest()
+
+    def check() -> bytes:
+        problems = layout_problems(layout_sheet(kind, rules, **options))
+        render_sheet(kind, rules, **options)  # from the layout this process keeps
+        return json.dumps(problems).encode()
+
+    return list(json.loads(shared(f"layout-{key}", check)))
