@@ -25,6 +25,7 @@ PREVIEWS = {
     "playsheet": ("convoy", None, 1),
     "duel-record": ("duel", 7, 1),
     "character": ("duel", 7, 1),
+    "gm-notes": ("flob", 1805, 1),
 }
 
 
