@@ -263,14 +263,20 @@ def _placed(parts: Sequence[Part], first: int = 1) -> list[tuple[Part, Sheet, in
     return out
 
 
-def _ranges(pages: Sequence[int]) -> str:
-    """'3–5, 8 and 10–12' for pages 3, 4, 5, 8, 10, 11, 12 (sorted, distinct)."""
+def _runs(pages: Sequence[int], step: int) -> list[list[int]]:
+    """Pages (sorted, distinct) in runs of pages `step` apart."""
     runs: list[list[int]] = []
     for page in pages:
-        if runs and page == runs[-1][-1] + 1:
+        if runs and page == runs[-1][-1] + step:
             runs[-1].append(page)
         else:
             runs.append([page])
+    return runs
+
+
+def _ranges(pages: Sequence[int]) -> str:
+    """'3–5, 8 and 10–12' for pages 3, 4, 5, 8, 10, 11, 12 (sorted, distinct)."""
+    runs = _runs(pages, 1)
     words = [f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs]
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
@@ -282,14 +288,8 @@ def _pages(pages: Sequence[int]) -> str:
 
 def _fronts(pages: Sequence[int]) -> str:
     """'13, 15 and 17' or 'the odd pages from 13 to 35' for fronts two pages apart."""
-    runs: list[list[int]] = []
-    for page in pages:
-        if runs and page == runs[-1][-1] + 2:
-            runs[-1].append(page)
-        else:
-            runs.append([page])
     words: list[str] = []
-    for run in runs:
+    for run in _runs(pages, 2):
         if len(run) > 3:
             words.append(f"the odd pages from {run[0]} to {run[-1]}")
         else:
