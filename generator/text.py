@@ -1,8 +1,9 @@
 """Values written as printed text: the one way every sheet, summary and template signs a
-number."""
+number, and lists words in a sentence."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -14,3 +15,10 @@ def signed(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:+d}" if value else "0"
     return str(value)
+
+
+def listed(words: Sequence[str], last: str = "and") -> str:
+    """Words as a sentence lists them: "3, 4 or 5" (`last` "or"), "A, B and C"; "" for none."""
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"

@@ -18,6 +18,7 @@ from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Checker, Names, pick, roll_on, weather_entry, wind_entry
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
+from generator.text import listed
 
 if TYPE_CHECKING:
     from generator.render.kinds.ship_log import Log
@@ -40,8 +41,7 @@ Hex = tuple[int, int]
 
 
 def _either(values: list[Any]) -> str:
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    return listed([str(v) for v in values], "or")
 
 
 def _results(rules: Rules, table_id: str) -> list[str]:

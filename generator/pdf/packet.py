@@ -38,6 +38,7 @@ from generator.render.sheets import (
     static_sheet_pdf,
 )
 from generator.rulesets import SpecError, get_spec
+from generator.text import listed
 
 
 def packet_plan(ruleset: str) -> Mapping[str, tuple[str, ...]]:
@@ -278,7 +279,7 @@ def _ranges(pages: Sequence[int]) -> str:
     """'3–5, 8 and 10–12' for pages 3, 4, 5, 8, 10, 11, 12 (sorted, distinct)."""
     runs = _runs(pages, 1)
     words = [f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+    return listed(words)
 
 
 def _pages(pages: Sequence[int]) -> str:
@@ -294,7 +295,7 @@ def _fronts(pages: Sequence[int]) -> str:
             words.append(f"the odd pages from {run[0]} to {run[-1]}")
         else:
             words += [str(page) for page in run]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+    return listed(words)
 
 
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
@@ -337,7 +338,7 @@ def printing_notes(
         others = [page for page in range(1, total + 1) if page not in set(backed)]
         fronts = _fronts(backed[::2])
         lines.append(
-            f"The {_and(backed_titles)} have blank backs, to be cut out or laid side by side. "
+            f"The {listed(backed_titles)} have blank backs, to be cut out or laid side by side. "
             f"To save paper, print {_pages(others)} double-sided and only "
             f"{fronts if fronts.startswith('the') else 'pages ' + fronts} single-sided."
             if others
@@ -358,10 +359,6 @@ def printing_notes(
             + "."
         )
     return {"paper": PAPER_NAMES.get(paper, paper), "pages": total, "lines": lines}
-
-
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _page_count(sheet: Sheet) -> int:

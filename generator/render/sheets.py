@@ -152,13 +152,17 @@ def get_kind(kind: str) -> SheetKind:
     return kinds[kind]
 
 
+def _module(kind: str) -> Any:
+    """The module of a sheet kind: generator/render/kinds/KIND.py."""
+    return importlib.import_module(f"generator.render.kinds.{kind.replace('-', '_')}")
+
+
 def _context(
     kind: str,
 ) -> Callable[[Rules, dict[str, Any] | None, str, str | None], dict[str, Any]]:
-    module = importlib.import_module(f"generator.render.kinds.{kind.replace('-', '_')}")
-    builder: Callable[[Rules, dict[str, Any] | None, str, str | None], dict[str, Any]] = (
-        module.context
-    )
+    builder: Callable[[Rules, dict[str, Any] | None, str, str | None], dict[str, Any]] = _module(
+        kind
+    ).context
     return builder
 
 
@@ -273,8 +277,7 @@ def draw_sheet(
 
 
 def _draw(kind: str) -> Callable[..., None]:
-    module = importlib.import_module(f"generator.render.kinds.{kind.replace('-', '_')}")
-    drawer: Callable[..., None] = module.draw
+    drawer: Callable[..., None] = _module(kind).draw
     return drawer
 
 
@@ -331,7 +334,6 @@ def static_sheet_pdf(
     the same either way.
     """
     from generator.render import cache as disk
-    from generator.render.pdf import layout, write_pdf
 
     key = (kind, str(ruleset), paper, str(mono), str(fillable), rules_fingerprint(rules))
     if cache and key in _STATIC_PDFS:
@@ -355,12 +357,7 @@ def static_sheet_pdf(
                 disk.store(disk_key, pdf)
     else:
         html = sheet_html(kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable)
-        disk_key = disk.sheet_key(html + repr(sorted(boxes.items())), fillable=fillable)
-        pdf = disk.load(disk_key) if cache else None
-        if pdf is None:
-            pdf = write_pdf([layout(html, fillable=fillable, boxes=boxes)], fillable=fillable)
-            if cache:
-                disk.store(disk_key, pdf)
+        pdf = _laid_out(html, boxes, fillable=fillable, cache=cache)
     if cache:
         _STATIC_PDFS[key] = pdf
     return pdf
@@ -381,19 +378,25 @@ def cached_sheet_pdf(
 
     Keyed by the HTML as a blank sheet is, so the bytes are the same either way.
     """
-    from generator.render import cache as disk
-    from generator.render.pdf import layout, write_pdf
-
-    boxes = page_boxes(kind, paper)
     # titled as the kind, not the scenario (a packet sets its own title on the whole)
     title = document_title(get_kind(kind), None)
     html = sheet_html(
         kind, rules, data=data, ruleset=ruleset, paper=paper, mono=mono, doc_title=title
     )
-    disk_key = disk.sheet_key(html + repr(sorted(boxes.items())), fillable=False)
+    return _laid_out(html, page_boxes(kind, paper), fillable=False, cache=cache)
+
+
+def _laid_out(
+    html: str, boxes: dict[str, tuple[float, float, float, float]], *, fillable: bool, cache: bool
+) -> bytes:
+    """Lay out and write `html`, or, with `cache`, take it from the disk cache by its HTML."""
+    from generator.render import cache as disk
+    from generator.render.pdf import layout, write_pdf
+
+    disk_key = disk.sheet_key(html + repr(sorted(boxes.items())), fillable=fillable)
     pdf = disk.load(disk_key) if cache else None
     if pdf is None:
-        pdf = write_pdf([layout(html, boxes=boxes)])
+        pdf = write_pdf([layout(html, fillable=fillable, boxes=boxes)], fillable=fillable)
         if cache:
             disk.store(disk_key, pdf)
     return pdf

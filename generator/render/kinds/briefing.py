@@ -24,7 +24,7 @@ from generator.render.kinds import map as maps
 from generator.render.kinds.character import person as character_person
 from generator.render.kinds.roster import strength_text
 from generator.render.sheets import PAPERS
-from generator.text import signed
+from generator.text import listed, signed
 
 # the cover's map overview: at most this size (mm; Letter is 18 mm shorter than A4), less
 # if the page has less room left under the words (`_map_room`); its page labels at 7.5 pt
@@ -121,8 +121,7 @@ def _weather_words(weather: Mapping[str, Any] | None, rules: Rules) -> tuple[str
 
 
 def _clock_words(clock: Mapping[str, Any]) -> str:
-    moves = [str(m) for m in clock.get("moves", [])]
-    said = ", ".join(moves[:-1]) + f" or {moves[-1]}" if len(moves) > 1 else "".join(moves)
+    said = listed([str(m) for m in clock.get("moves", [])], "or")
     return f"{clock['loop']} spaces; each turn it moves {said}."
 
 

@@ -21,7 +21,7 @@ from generator.errors import InputError
 from generator.loading import RuleItem, Rules, Table
 from generator.lookup import cell_text
 from generator.rulesets import SpecError, sheet_section
-from generator.text import signed
+from generator.text import listed, signed
 
 # a section: the table whose title heads it (None: go on under the previous heading), and
 # the tables in it, printed in file order
@@ -116,18 +116,13 @@ def _clock(rules: Rules, ruleset: str, spec: Any) -> dict[str, Any] | None:
     if not loops:
         return None
     return {
-        "moves": _either([str(n) for n in clock.params[spec["moves"]]]),
+        "moves": listed([str(n) for n in clock.params[spec["moves"]]], "or"),
         "spaces": loops[-1],
-        "ends": _either([str(n) for n in loops]),
+        "ends": listed([str(n) for n in loops], "or"),
         "loops": loops,
         "per_row": CLOCK_PER_ROW,
         "house": scenario.id,
     }
-
-
-def _either(words: list[str]) -> str:
-    """Words as a choice: "3, 4 or 5"."""
-    return f"{', '.join(words[:-1])} or {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def context(
