@@ -26,7 +26,7 @@ from generator.loading.model import (
     freeze,
     thaw,
 )
-from generator.loading.yamlfile import YamlDoc, read_yaml
+from generator.loading.yamlfile import KeyPath, YamlDoc, read_yaml
 from generator.resources import data_dir
 
 __all__ = [
@@ -59,6 +59,255 @@ def _read(path: Path, problems: Problems) -> YamlDoc | None:
         return None
 
 
+MIN_SHIP_NAMES = 12  # a fleet of twelve must never run out of names in any year
+_NAVY_KEYS = ("title", "years", "seas", "eras", "note", "ships")
+_Window = tuple[int | None, int | None]
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _window(
+    doc: YamlDoc, where: KeyPath, entry: dict[str, Any], problems: Problems
+) -> _Window | None:
+    """Read the optional `from`/`until` years of a mapping entry (None: a problem)."""
+    first, last = entry.get("from"), entry.get("until")
+    for key, value in (("from", first), ("until", last)):
+        if value is not None and not _whole(value):
+            problems.add(doc, (*where, key), f"'{key}' must be a year (a whole number)")
+            return None
+    if first is not None and last is not None and first > last:
+        problems.add(doc, (*where, "from"), f"'from' {first} is after 'until' {last}")
+        return None
+    return first, last
+
+
+def _outside(window: _Window, span: tuple[int, int] | None) -> str | None:
+    """Say how `window` misses `span` entirely (None: they meet, or no span to compare)."""
+    if span is None:
+        return None
+    first, last = window
+    if (first is not None and first > span[1]) or (last is not None and last < span[0]):
+        shown = f"{first if first is not None else ''}-{last if last is not None else ''}"
+        return f"{shown} is outside the navy's years {span[0]}-{span[1]}"
+    return None
+
+
+def _build_sea_list(
+    doc: YamlDoc,
+    where: KeyPath,
+    raw: Any,
+    vocabulary: dict[str, str] | None,
+    span: tuple[int, int] | None,
+    problems: Problems,
+) -> list[tuple[str, int | None, int | None]]:
+    """Read a navy's `seas`: sea ids, or {sea, from?, until?} for a navy there only a while."""
+    if not isinstance(raw, list) or not raw:
+        problems.add(
+            doc, where, "'seas' must be a non-empty list of sea ids (see 'seas' at the top)"
+        )
+        return []
+    seas: list[tuple[str, int | None, int | None]] = []
+    for i, item in enumerate(raw):
+        at = (*where, i)
+        window: _Window | None = (None, None)
+        if isinstance(item, dict):
+            unknown = sorted(set(item) - {"sea", "from", "until"}, key=str)
+            if unknown:
+                problems.add(doc, (*at, unknown[0]), f"unknown key '{unknown[0]}' in a sea entry")
+                continue
+            window = _window(doc, at, item, problems)
+            item = item.get("sea")
+        if not isinstance(item, str) or not item.strip():
+            problems.add(doc, at, "a sea is a sea id or {sea: ID, from: YEAR, until: YEAR}")
+            continue
+        if window is None:
+            continue
+        if vocabulary is not None and item not in vocabulary:
+            problems.add(doc, at, f"unknown sea '{item}' (known: {', '.join(vocabulary)})")
+            continue
+        if any(item == sea for sea, _, _ in seas):
+            problems.add(doc, at, f"sea '{item}' appears twice")
+            continue
+        outside = _outside(window, span)
+        if outside:
+            problems.add(doc, at, f"sea '{item}' {outside}")
+            continue
+        seas.append((item, *window))
+    return seas
+
+
+def _build_eras(
+    doc: YamlDoc, where: KeyPath, raw: Any, span: tuple[int, int] | None, problems: Problems
+) -> list[tuple[int, int, str]]:
+    """Read a navy's `eras`: {from, until, title}, inside its years, never overlapping."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        problems.add(doc, where, "'eras' must be a list of {from: YEAR, until: YEAR, title: ...}")
+        return []
+    eras: list[tuple[int, int, str]] = []
+    for i, era in enumerate(raw):
+        at = (*where, i)
+        if not isinstance(era, dict) or set(era) != {"from", "until", "title"}:
+            problems.add(doc, at, "an era is {from: YEAR, until: YEAR, title: ...}, nothing else")
+            continue
+        title = era["title"]
+        if not isinstance(title, str) or not title.strip():
+            problems.add(doc, (*at, "title"), "an era's title must be text")
+            continue
+        window = _window(doc, at, era, problems)
+        if window is None:
+            continue
+        first, last = era["from"], era["until"]
+        if span is not None and (first < span[0] or last > span[1]):
+            problems.add(
+                doc, at, f"era {first}-{last} is outside the navy's years {span[0]}-{span[1]}"
+            )
+            continue
+        clash = next((e for e in eras if first <= e[1] and e[0] <= last), None)
+        if clash is not None:
+            problems.add(doc, at, f"era {first}-{last} overlaps era {clash[0]}-{clash[1]}")
+            continue
+        eras.append((first, last, title))
+    return eras
+
+
+def _build_ships(
+    doc: YamlDoc,
+    where: KeyPath,
+    group: str,
+    raw: Any,
+    span: tuple[int, int] | None,
+    problems: Problems,
+) -> list[tuple[str, int | None, int | None]]:
+    """Read a navy's `ships`: names, or {name, from?, until?} for a name of some years only."""
+    if not isinstance(raw, list) or not raw:
+        problems.add(doc, where, f"'{group}' needs a non-empty 'ships' list")
+        return []
+    ships: list[tuple[str, int | None, int | None]] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        at = (*where, i)
+        window: _Window | None = (None, None)
+        if isinstance(item, dict):
+            unknown = sorted(set(item) - {"name", "from", "until"}, key=str)
+            if unknown:
+                problems.add(doc, (*at, unknown[0]), f"unknown key '{unknown[0]}' in a ship entry")
+                continue
+            window = _window(doc, at, item, problems)
+            item = item.get("name")
+        if not isinstance(item, str) or not item.strip():
+            problems.add(
+                doc,
+                at,
+                "a ship is a name, or {name: ..., from: YEAR, until: YEAR} (either year optional)",
+            )
+            continue
+        if item in seen:
+            problems.add(doc, at, f"'{item}' appears twice in {group}.ships")
+            continue
+        seen.add(item)
+        if window is None:
+            continue
+        outside = _outside(window, span)
+        if outside:
+            problems.add(doc, at, f"'{item}' {outside}, so it is never used")
+            continue
+        ships.append((item, *window))
+    if span is not None and ships:
+        for year in range(span[0], span[1] + 1):
+            count = sum(
+                1 for _, a, b in ships if (a is None or a <= year) and (b is None or year <= b)
+            )
+            if count < MIN_SHIP_NAMES:
+                problems.add(
+                    doc,
+                    where,
+                    f"'{group}' has only {count} ship names for {year} "
+                    f"(a fleet needs {MIN_SHIP_NAMES} in every year of its span)",
+                )
+                break
+    return ships
+
+
+def _build_places(
+    doc: YamlDoc, raw: Any, vocabulary: dict[str, str] | None, problems: Problems
+) -> dict[str, str]:
+    """Read `places`: {name, sea} each, the sea one of the vocabulary's."""
+    if not isinstance(raw, list) or not raw:
+        problems.add(doc, ("places",), "'places' must be a non-empty list of {name: ..., sea: ...}")
+        return {}
+    places: dict[str, str] = {}
+    for i, item in enumerate(raw):
+        at = ("places", i)
+        if (
+            not isinstance(item, dict)
+            or set(item) != {"name", "sea"}
+            or not isinstance(item["name"], str)
+            or not item["name"].strip()
+            or not isinstance(item["sea"], str)
+        ):
+            problems.add(doc, at, "a place is {name: ..., sea: SEA-ID}")
+            continue
+        name, sea = item["name"], item["sea"]
+        if vocabulary is not None and sea not in vocabulary:
+            problems.add(doc, (*at, "sea"), f"unknown sea '{sea}' (known: {', '.join(vocabulary)})")
+        elif name in places:
+            problems.add(doc, at, f"the place '{name}' appears twice in 'places'")
+        else:
+            places[name] = sea
+    return places
+
+
+def _build_navies(
+    doc: YamlDoc, entries: dict[str, Any], vocabulary: dict[str, str] | None, problems: Problems
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Check every navy; return the plain navies (ships as names) and the richer facts."""
+    navies: dict[str, Any] = {}
+    facts: dict[str, dict[str, Any]] = {"spans": {}, "eras": {}, "seas": {}, "ships": {}}
+    for group, body in entries.items():
+        where = ("navies", group)
+        if not isinstance(body, dict) or not isinstance(body.get("title"), str):
+            problems.add(doc, where, f"'{group}' needs a 'title' and its lists")
+            continue
+        unknown = [key for key in body if key not in _NAVY_KEYS]
+        if unknown:
+            problems.add(
+                doc,
+                (*where, unknown[0]),
+                f"unknown key '{unknown[0]}' (a navy has: {', '.join(_NAVY_KEYS)})",
+            )
+        years = body.get("years")
+        span: tuple[int, int] | None = None
+        if (
+            isinstance(years, list)
+            and len(years) == 2
+            and all(_whole(y) for y in years)
+            and years[0] <= years[1]
+        ):
+            span = (years[0], years[1])
+        else:
+            problems.add(
+                doc,
+                (*where, "years"),
+                f"'{group}' needs 'years: [first, last]', two whole years, first <= last",
+            )
+        if "note" in body and not (isinstance(body["note"], str) and body["note"].strip()):
+            problems.add(doc, (*where, "note"), "a note must be text")
+        seas = _build_sea_list(doc, (*where, "seas"), body.get("seas"), vocabulary, span, problems)
+        eras = _build_eras(doc, (*where, "eras"), body.get("eras"), span, problems)
+        ships = _build_ships(doc, (*where, "ships"), group, body.get("ships"), span, problems)
+        navies[group] = {**body, "ships": [name for name, _, _ in ships]}
+        if span is not None:
+            facts["spans"][group] = span
+        facts["eras"][group] = eras
+        facts["seas"][group] = seas
+        facts["ships"][group] = ships
+    return navies, facts
+
+
 def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
     raw = doc.data
     if not isinstance(raw, dict):
@@ -66,17 +315,36 @@ def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
         return None
     if raw.get("house") is not True:
         problems.add(doc, ("house",), "the name lists are house data: say 'house: true'")
-    sections: dict[str, dict[str, Any]] = {}
-    for section, lists in (
-        ("navies", ("ships",)),
-        ("people", ("given_male", "given_female", "surnames")),
+    vocabulary: dict[str, str] | None = None
+    seas_raw = raw.get("seas")
+    if (
+        isinstance(seas_raw, dict)
+        and seas_raw
+        and all(
+            isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in seas_raw.items()
+        )
     ):
-        entries = raw.get(section)
-        if not isinstance(entries, dict) or not entries:
-            problems.add(doc, (section,), f"missing '{section}'")
-            continue
+        vocabulary = dict(seas_raw)
+    else:
+        problems.add(
+            doc,
+            ("seas",),
+            "'seas' must map each sea id to its name (e.g. channel: the English Channel)",
+        )
+    sections: dict[str, dict[str, Any]] = {}
+    facts: dict[str, Any] = {}
+    navies = raw.get("navies")
+    if not isinstance(navies, dict) or not navies:
+        problems.add(doc, ("navies",), "missing 'navies'")
+    else:
+        sections["navies"], facts = _build_navies(doc, navies, vocabulary, problems)
+    entries = raw.get("people")
+    lists = ("given_male", "given_female", "surnames")
+    if not isinstance(entries, dict) or not entries:
+        problems.add(doc, ("people",), "missing 'people'")
+    else:
         for group, body in entries.items():
-            where = (section, group)
+            where = ("people", group)
             if not isinstance(body, dict) or not isinstance(body.get("title"), str):
                 problems.add(doc, where, f"'{group}' needs a 'title' and its lists")
                 continue
@@ -98,21 +366,20 @@ def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
                             f"'{name}' appears twice in {group}.{list_name}",
                         )
                     seen.add(str(name))
-        sections[section] = entries
-    places = raw.get("places")
-    if (
-        not isinstance(places, list)
-        or not places
-        or not all(isinstance(p, str) and p.strip() for p in places)
-    ):
-        problems.add(doc, ("places",), "'places' must be a non-empty list of sea areas")
-        places = []
-    elif len(set(places)) != len(places):
-        problems.add(doc, ("places",), "a place appears twice in 'places'")
+        sections["people"] = entries
+    places = _build_places(doc, raw.get("places"), vocabulary, problems)
     if len(sections) < 2:
         return None
     return NameLists(
-        navies=freeze(sections["navies"]), people=freeze(sections["people"]), places=tuple(places)
+        navies=freeze(sections["navies"]),
+        people=freeze(sections["people"]),
+        places=tuple(places),
+        seas=freeze(vocabulary or {}),
+        spans=freeze(facts["spans"]),
+        eras=freeze(facts["eras"]),
+        navy_seas=freeze(facts["seas"]),
+        ship_years=freeze(facts["ships"]),
+        place_seas=freeze(places),
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copyreg
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -190,11 +190,89 @@ class Ruleset:
 
 @dataclass(frozen=True)
 class NameLists:
-    """Ship names per navy and personal names per nationality (house data)."""
+    """Ship names per navy, personal names per nationality and sea areas (house data).
+
+    ``navies[navy]["ships"]`` and ``places`` hold plain names, read as ever; the years and
+    seas that fit each name are in the fields after them, asked through the methods. A
+    ``year`` of None means any year. Windows are ``(from, until)``, inclusive, None open.
+    """
 
     navies: Mapping[str, Mapping[str, Any]]
     people: Mapping[str, Mapping[str, Any]]
     places: tuple[str, ...] = ()
+    #: sea id -> what it is called ("channel" -> "the English Channel ...")
+    seas: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: navy -> (first, last) year it fought under sail
+    spans: Mapping[str, tuple[int, int]] = field(default_factory=lambda: MappingProxyType({}))
+    #: navy -> ((from, until, title), ...) in file order
+    eras: Mapping[str, tuple[tuple[int, int, str], ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    #: navy -> ((sea, from, until), ...) in file order
+    navy_seas: Mapping[str, tuple[tuple[str, int | None, int | None], ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    #: navy -> ((ship name, from, until), ...) in file order
+    ship_years: Mapping[str, tuple[tuple[str, int | None, int | None], ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    #: place -> its sea, in file order (the same names as ``places``)
+    place_seas: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @staticmethod
+    def _fits(year: int | None, first: int | None, last: int | None) -> bool:
+        return year is None or ((first is None or first <= year) and (last is None or year <= last))
+
+    def navy_years(self, navy: str) -> tuple[int, int]:
+        """Return the first and last year `navy` fought under sail (KeyError if unknown)."""
+        return self.spans[navy]
+
+    def navy_title(self, navy: str, year: int | None = None) -> str:
+        """Return what `navy` was called in `year` (its era's title, else its title)."""
+        if year is not None:
+            for first, last, title in self.eras.get(navy, ()):
+                if first <= year <= last:
+                    return title
+        return str(self.navies[navy]["title"])
+
+    def ship_names(self, navy: str, year: int | None = None) -> list[str]:
+        """Return the ship names of `navy` that fit `year`, in file order."""
+        if navy not in self.ship_years:
+            return [str(name) for name in self.navies[navy]["ships"]]
+        return [
+            name for name, first, last in self.ship_years[navy] if self._fits(year, first, last)
+        ]
+
+    def seas_of(self, navy: str, year: int | None = None) -> list[str]:
+        """Return the sea ids `navy` sailed in `year`, in file order."""
+        return [
+            sea
+            for sea, first, last in self.navy_seas.get(navy, ())
+            if self._fits(year, first, last)
+        ]
+
+    def places_for(self, navies: Iterable[str], year: int | None = None) -> list[str]:
+        """Return the places for an action between `navies` in `year`, in file order.
+
+        Places in a sea every navy sailed; else in a sea any of them sailed; else all places.
+        Unknown navies raise KeyError.
+        """
+        sailed = []
+        for navy in navies:
+            if navy not in self.navies:
+                raise KeyError(navy)
+            sailed.append(set(self.seas_of(navy, year)))
+        for seas in (set.intersection(*sailed) if sailed else set(), set().union(*sailed)):
+            found = [place for place, sea in self.place_seas.items() if sea in seas]
+            if found:
+                return found
+        return list(self.places)
+
+    def navies_for(self, year: int | None = None) -> list[str]:
+        """Return the navy ids (sorted) whose years contain `year` (all of them for None)."""
+        return sorted(
+            navy for navy, (first, last) in self.spans.items() if self._fits(year, first, last)
+        )
 
 
 @dataclass(frozen=True)
