@@ -310,6 +310,55 @@ def play_command(
 
 
 YamlOption = Annotated[bool, typer.Option("--yaml", help="Print YAML instead of JSON.")]
+BalancedOption = Annotated[
+    bool,
+    typer.Option(
+        "--balanced/--unbalanced",
+        help="Reroll (from the seed, so still repeatable) until the sides' strengths are "
+        "within 10 %; --unbalanced keeps the first roll.",
+    ),
+]
+ShipsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ships",
+        metavar="N[,M]",
+        help="Ships a side (N,M for uneven sides); default: the rules' size or their roll.",
+    ),
+]
+NaviesOption = Annotated[
+    str | None,
+    typer.Option(
+        "--navies",
+        metavar="A[,B]",
+        help="The sides' navies, e.g. british,french (one name fixes the first side).",
+    ),
+]
+YearOption = Annotated[
+    int | None,
+    typer.Option("--year", help="The year of the action: navies, names and places fit it."),
+]
+
+
+def _numbers(option: str, text: str | None) -> tuple[int, ...]:
+    if text is None:
+        return ()
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise InputError(f"{option} {text}: whole numbers, e.g. 3 or 3,4") from None
+
+
+def _words(text: str | None) -> tuple[str, ...]:
+    return tuple(p.strip().lower() for p in text.split(",")) if text else ()
+
+
+def _order(ships: str | None, navies: str | None, year: int | None, balanced: bool = True) -> Any:
+    from generator.generate.scenario import Order
+
+    return Order(_numbers("--ships", ships), _words(navies), year, balanced)
+
+
 FromOption = Annotated[
     Path | None,
     typer.Option(
@@ -361,6 +410,14 @@ def _emit(
 def fleet_command(
     ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. tactical.")],
     seed: SeedOption = None,
+    ships: Annotated[
+        int | None,
+        typer.Option("--ships", help="How many ships; default: the rules' size or their roll."),
+    ] = None,
+    navy: Annotated[
+        str | None, typer.Option("--navy", help="The navy, e.g. british (default: rolled).")
+    ] = None,
+    year: YearOption = None,
     from_file: FromOption = None,
     rules_file: RulesOption = None,
     as_json: JsonOption = False,
@@ -370,10 +427,11 @@ def fleet_command(
 ) -> None:
     """Roll one side's force (fleet, squadron or convoy) by the ruleset's tables.
 
-    Example: quartermaster fleet tactical --seed 1805 --json
+    Examples: quartermaster fleet tactical --seed 1805 --json;
+    quartermaster fleet flob --ships 3 --navy british --year 1798 -o british.yaml
     """
     from generator.generate.base import get_generator
-    from generator.generate.scenario import read_force, roll_force
+    from generator.generate.scenario import check_order, read_force, roll_force
     from generator.generate.show import show_force
     from generator.loading import load_rules
 
@@ -386,10 +444,16 @@ def fleet_command(
             f"{ruleset} has no fleets: use 'quartermaster character' or "
             f"'quartermaster scenario {ruleset}'"
         )
+    order = _order(None if ships is None else str(ships), navy, year, balanced=False)
+    check_order(rules, ruleset, order)
+    if from_file is not None and (seed is not None or order != _order(None, None, None, False)):
+        raise InputError(
+            "--from: the fleet is read from the file; no --seed, --ships, --navy or --year"
+        )
     force = (
         read_force(from_file, rules, ruleset)
         if from_file
-        else roll_force(rules, ruleset, _seed(seed))
+        else roll_force(rules, ruleset, _seed(seed), order)
     )
     if not _emit(force, as_json, as_yaml, output, force_write):
         show_force(force, gen.units, gen.summary_fields)
@@ -432,9 +496,19 @@ def character_command(
 def scenario_command(
     ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. tactical.")],
     seed: SeedOption = None,
-    balanced: Annotated[
-        bool, typer.Option("--balanced", help="Reroll until the sides' strengths are within 10 %.")
-    ] = False,
+    ships: ShipsOption = None,
+    navies: NaviesOption = None,
+    year: YearOption = None,
+    balanced: BalancedOption = True,
+    sides: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--side",
+            help="A fleet file (from 'quartermaster fleet', edited or not) for a side; give "
+            "it twice for both sides. The rest is rolled from the seed.",
+            dir_okay=False,
+        ),
+    ] = None,
     from_file: FromOption = None,
     rules_file: RulesOption = None,
     as_json: JsonOption = False,
@@ -444,20 +518,39 @@ def scenario_command(
 ) -> None:
     """Roll a whole scenario: two sides, wind and weather, map, set-up, victory, special rules.
 
-    Example: quartermaster scenario tactical --seed 1805 --balanced -o output/trafalgar.yaml
+    The sides are balanced (strengths within 10 %) unless --unbalanced.
+
+    Examples: quartermaster scenario tactical --seed 1805 -o output/trafalgar.yaml;
+    quartermaster scenario flob --ships 3 --navies british,french --year 1798;
+    quartermaster scenario flob --side british.yaml --side french.yaml --seed 7
     """
     from generator.generate.base import get_generator
-    from generator.generate.scenario import read_scenario, roll_scenario
+    from generator.generate.scenario import (
+        check_order,
+        read_scenario,
+        roll_scenario,
+        scenario_from_sides,
+    )
     from generator.generate.show import show_scenario
     from generator.loading import load_rules
 
     rules = load_rules(rules_file)
     if ruleset not in rules.rulesets:
         raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+    order = _order(ships, navies, year, balanced)
+    check_order(rules, ruleset, order)
     if from_file is not None:
+        if sides or seed is not None:
+            raise InputError("--from: the scenario is read from the file; no --seed or --side")
         scenario = read_scenario(from_file, rules, ruleset)
+    elif sides:
+        if ships or navies:
+            raise InputError(
+                "--side: the fleet files say the ships and navies; no --ships or --navies"
+            )
+        scenario = scenario_from_sides(rules, ruleset, sides, _seed(seed), year)
     else:
-        scenario = roll_scenario(rules, ruleset, _seed(seed), balanced=balanced)
+        scenario = roll_scenario(rules, ruleset, _seed(seed), order)
     if not _emit(scenario, as_json, as_yaml, output, force):
         gen = get_generator(ruleset)
         show_scenario(scenario, gen.units, gen.summary_fields)
@@ -530,8 +623,18 @@ MonoOption = Annotated[
 FillableOption = Annotated[
     bool, typer.Option("--fillable", help="Make write-in boxes PDF form fields.")
 ]
-BalancedOption = Annotated[
-    bool, typer.Option("--balanced", help="Reroll until the sides' strengths are within 10 %.")
+WithoutOption = Annotated[
+    str | None,
+    typer.Option(
+        "--without",
+        metavar="SECTIONS",
+        help="Leave out these sections, comma-separated: map, counters, cards, playsheet, "
+        "quick-reference, spares, gm-notes.",
+    ),
+]
+SparesOption = Annotated[
+    int | None,
+    typer.Option("--spares", help="How many blank logs (or records) to add; default 1."),
 ]
 
 
@@ -542,72 +645,121 @@ def packet_command(
         typer.Argument(help="The ruleset (default: the one 'quartermaster rulesets' marks)."),
     ] = None,
     seed: SeedOption = None,
+    ships: ShipsOption = None,
+    navies: NaviesOption = None,
+    year: YearOption = None,
+    balanced: BalancedOption = True,
     from_file: FromOption = None,
+    without: WithoutOption = None,
+    spares: SparesOption = None,
+    title: Annotated[
+        str | None,
+        typer.Option("--title", help="The scenario's title instead of the rolled one."),
+    ] = None,
     paper: PaperOption = "a4",
     mono: MonoOption = False,
     fillable: FillableOption = False,
     handouts: Annotated[
-        bool, typer.Option("--handouts", help="Also write one PDF per side for the players.")
+        bool,
+        typer.Option(
+            "--handouts",
+            help="Also write one PDF per side with only what its players need (their roster "
+            "and logs, the quick reference), named by navy.",
+        ),
     ] = False,
-    balanced: BalancedOption = False,
     rules_file: RulesOption = None,
     output: PdfOutputFile = None,
     force: ForceOption = False,
 ) -> None:
     """Make a game-night packet: briefing, each side's roster and logs, quick reference,
-    cards, counters and map, bookmarked, each side starting on an odd page.
+    cards, counters and map, bookmarked, imposed for double-sided printing.
 
-    Example: quartermaster packet tactical --seed 1805 --paper letter --handouts
+    The sides are balanced (strengths within 10 %) unless --unbalanced.
+
+    Examples: quartermaster packet tactical --seed 1805 --paper letter --handouts;
+    quartermaster packet flob --ships 3 --navies british,french --year 1798 --without map
     """
-    from generator.generate.scenario import read_scenario, roll_scenario
+    from generator.generate.scenario import check_order, read_scenario, roll_scenario
     from generator.loading import load_rules
     from generator.output import check_target, write_atomic
     from generator.pdf.packet import build_packet, check_packet_options
     from generator.rulesets import default_ruleset
 
     paper = paper.lower()
-    check_packet_options(paper)
+    leave_out = _words(without)
+    check_packet_options(paper, leave_out, spares)
     rules = load_rules(rules_file)
     ruleset = ruleset or default_ruleset()
     if ruleset not in rules.rulesets:
         raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
-    if from_file is not None and seed is not None:
-        raise InputError("give --from or --seed, not both")
+    order = _order(ships, navies, year, balanced)
+    check_order(rules, ruleset, order)
     if from_file is not None:
+        if seed is not None or ships or navies or year is not None:
+            raise InputError(
+                "--from: the scenario is read from the file; no --seed, --ships, --navies or --year"
+            )
         scenario = read_scenario(from_file, rules, ruleset)
     else:
-        scenario = roll_scenario(rules, ruleset, _seed(seed), balanced=balanced)
+        scenario = roll_scenario(rules, ruleset, _seed(seed), order)
+    if title is not None:
+        if not title.strip() or len(title) > 120:
+            raise InputError("--title: from 1 to 120 characters")
+        scenario["title"] = title.strip()
     suffix = "".join(
         part
         for part, on in (("-letter", paper == "letter"), ("-mono", mono), ("-fillable", fillable))
         if on
     )
     target = output or Path("output") / f"packet-{ruleset}-{scenario['seed']}{suffix}.pdf"
-    handout_paths = [
-        target.with_name(f"{target.stem}-side{index + 1}.pdf")
-        for index in range(len(scenario["sides"]) if handouts else 0)
-    ]
+    handout_paths = handout_names(target, scenario) if handouts else []
     for path in (target, *handout_paths):
         check_target(path, force=force)
-    packet = build_packet(rules, scenario, paper=paper, mono=mono, fillable=fillable)
+    packet = build_packet(
+        rules,
+        scenario,
+        paper=paper,
+        mono=mono,
+        fillable=fillable,
+        without=frozenset(leave_out),
+        spares=spares,
+    )
     write_atomic(target, packet.write())
     typer.echo(f"wrote {target}")
-    if handouts:
-        for index, (side, handout) in enumerate(zip(scenario["sides"], handout_paths, strict=True)):
-            write_atomic(handout, packet.write(sides={index}))
-            typer.echo(f"wrote {handout} ({side.get('name', '')})")
+    for index, handout in enumerate(handout_paths):
+        side = scenario["sides"][index]
+        write_atomic(handout, packet.write(sides={index}))
+        typer.echo(f"wrote {handout} ({side.get('name', '')})")
+
+
+def handout_names(target: Path, scenario: dict[str, Any]) -> list[Path]:
+    """Return the paths of the sides' handouts beside `target`, named by navy
+    (``packet-flob-7-british.pdf``), numbered where two sides share a navy."""
+    navies = [str(side.get("navy") or f"side{i + 1}") for i, side in enumerate(scenario["sides"])]
+    names = [f"{navy}-{i + 1}" if navies.count(navy) > 1 else navy for i, navy in enumerate(navies)]
+    return [target.with_name(f"{target.stem}-{name}.pdf") for name in names]
 
 
 @app.command("batch")
 def batch_command(
-    ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. tactical.")],
+    rulesets: Annotated[
+        str,
+        typer.Argument(
+            help="The ruleset, or several comma-separated (taken in turn), e.g. tactical,flob."
+        ),
+    ],
     count: Annotated[int, typer.Option("--count", help="How many packets.", min=1)],
     output: Annotated[
         Path, typer.Option("-o", "--output", help="Folder for the batch.", file_okay=False)
     ],
     seed: SeedOption = None,
+    ships: ShipsOption = None,
+    navies: NaviesOption = None,
+    year: YearOption = None,
+    balanced: BalancedOption = True,
+    without: WithoutOption = None,
+    spares: SparesOption = None,
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.", min=1)] = 2,
-    balanced: BalancedOption = False,
     resume: Annotated[
         bool, typer.Option("--resume", help="Finish an interrupted batch, keeping whole packets.")
     ] = False,
@@ -620,26 +772,33 @@ def batch_command(
     rules_file: RulesOption = None,
     force: ForceOption = False,
 ) -> None:
-    """Make a convention batch: COUNT different, reproducible packets with a manifest.
+    """Make a convention batch: COUNT different, reproducible packets with distinct titles,
+    a manifest and an index. The sides are balanced unless --unbalanced.
 
-    Example: quartermaster batch tactical --count 40 --seed 2026 -o con/
+    Examples: quartermaster batch tactical --count 40 --seed 2026 -o con/;
+    quartermaster batch tactical,flob --count 12 --ships 4 --without gm-notes -o club/
     """
+    from generator.generate.scenario import check_order
     from generator.loading import load_rules
     from generator.pdf.batch import BatchOptions, check_batch_targets, read_manifest, run_batch
     from generator.pdf.packet import check_packet_options
-    from generator.rulesets import default_ruleset
 
     paper = paper.lower()
-    check_packet_options(paper)
+    leave_out = _words(without)
+    check_packet_options(paper, leave_out, spares)
     rules = load_rules(rules_file)
-    ruleset = ruleset or default_ruleset()
-    if ruleset not in rules.rulesets:
-        raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+    chosen = _words(rulesets)
+    for ruleset in chosen:
+        if ruleset not in rules.rulesets:
+            raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+    order = _order(ships, navies, year, balanced)
+    for ruleset in chosen:
+        check_order(rules, ruleset, order)
     if seed is None and resume:
         existing = read_manifest(output)
         seed = int(existing["seed"]) if existing else None
     options = BatchOptions(
-        ruleset=ruleset,
+        rulesets=chosen,
         seed=_seed(seed),
         count=count,
         balanced=balanced,
@@ -648,13 +807,18 @@ def batch_command(
         fillable=fillable,
         cache=not no_cache,
         rules_file=str(rules_file) if rules_file else None,
+        ships=order.ships,
+        navies=order.navies,
+        year=year,
+        without=leave_out,
+        spares=spares,
     )
     check_batch_targets(output, options, force=force)
     if sys.stderr.isatty():
         from rich.progress import Progress
 
         with Progress(transient=False) as bar:
-            task = bar.add_task(f"{ruleset} packets", total=count)
+            task = bar.add_task(f"{', '.join(chosen)} packets", total=count)
             manifest = run_batch(
                 output,
                 options,

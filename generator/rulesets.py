@@ -32,8 +32,18 @@ from generator.resources import resource_dir
 #   shared:   sheets for the table, after the sides
 #   spares:   blank sheets
 #   notes:    sheets for the GM alone, last
+#   handout:  the shared sheets each side's handout holds too (the rest are the GM's)
 # every section starts on a sheet of paper of its own (generator.pdf.packet.impose)
-PACKET_SECTIONS = ("cover", "per_side", "per_unit", "officers", "shared", "spares", "notes")
+PACKET_SECTIONS = (
+    "cover",
+    "per_side",
+    "per_unit",
+    "officers",
+    "shared",
+    "spares",
+    "notes",
+    "handout",
+)
 _KEYS = {"ruleset", "order", "default", "generator", "resolvers", "packet", "sheets"}
 _REQUIRED = _KEYS - {"default"}
 _ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -93,6 +103,11 @@ def _read_spec(path: Path) -> RulesetSpec:
     for section, kinds in packet.items():
         if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
             raise _fail(doc, ("packet", section), f"'{section}' must be a list of sheet kinds")
+    for index, kind in enumerate(packet.get("handout", [])):
+        if kind not in packet.get("shared", []):
+            raise _fail(
+                doc, ("packet", "handout", index), f"'{kind}' is not one of the shared sheets"
+            )
     sheets = raw["sheets"]
     if not isinstance(sheets, dict) or not all(
         isinstance(v, dict) or v is None for v in sheets.values()

@@ -34,7 +34,7 @@ def test_seeds_are_distinct_and_repeatable() -> None:
 
 # A batch made once; every test below compares with it: a packet's bytes follow from the
 # batch seed and its place in the batch, however and wherever it was made.
-REFERENCE = BatchOptions("duel", 9, 4)
+REFERENCE = BatchOptions(("duel",), 9, 4)
 COMMAND = [sys.executable, "-m", "generator", "batch", "duel", "--count", "4", "--seed", "9"]
 
 
@@ -56,7 +56,7 @@ def test_manifest_lists_every_packet_with_its_checksum(
 ) -> None:
     folder, shas = reference
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["ruleset"] == "duel" and manifest["seed"] == 9 and manifest["count"] == 4
+    assert manifest["rulesets"] == ["duel"] and manifest["seed"] == 9 and manifest["count"] == 4
     packets = manifest["packets"]
     assert isinstance(packets, list) and [p["index"] for p in packets] == [1, 2, 3, 4]
     assert [p["seed"] for p in packets] == batch_seeds(9, 4)
@@ -113,7 +113,7 @@ def test_resume_keeps_whole_packets_and_remakes_the_rest(
     with pytest.raises(InputError, match=r"already holds a batch .* add --resume"):
         run_batch(folder, REFERENCE)
     with pytest.raises(InputError, match=r"made with other options \(count\)"):
-        run_batch(folder, BatchOptions("duel", 9, 5), resume=True)
+        run_batch(folder, BatchOptions(("duel",), 9, 5), resume=True)
     resumed = run_batch(folder, REFERENCE, resume=True)
     assert files[0].stat().st_mtime_ns == kept_mtime
     assert [p["sha256"] for p in resumed["packets"]] == shas
@@ -185,6 +185,6 @@ def test_jobs_never_start_more_workers_than_packets(
         return real(max_workers=max_workers)
 
     monkeypatch.setattr(batch_module, "ProcessPoolExecutor", counting)
-    made = run_batch(tmp_path, BatchOptions("duel", 9, 2), jobs=100_000)
+    made = run_batch(tmp_path, BatchOptions(("duel",), 9, 2), jobs=100_000)
     assert started == [2]
     assert [p["sha256"] for p in made["packets"]] == reference[1][:2]  # a batch's first ones

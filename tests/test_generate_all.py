@@ -12,7 +12,7 @@ import pytest
 
 from generator.errors import InputError
 from generator.generate.base import get_generator
-from generator.generate.scenario import dump, read_scenario, roll_scenario
+from generator.generate.scenario import Order, dump, read_scenario, roll_scenario
 from generator.loading import Rules
 from generator.rulesets import ruleset_ids
 
@@ -76,7 +76,7 @@ def test_scenarios_round_trip_through_files(
 def test_balanced_scenarios_are_within_ten_percent(rules: Rules, ruleset: str) -> None:
     gen = get_generator(ruleset)
     for seed in range(3):
-        scenario = roll_scenario(rules, ruleset, seed, balanced=True)
+        scenario = roll_scenario(rules, ruleset, seed, Order())
         strengths = [gen.strength(side) for side in scenario["sides"]]
         assert min(strengths) >= 0.9 * max(strengths), strengths
         assert scenario["balance"]["measure"] == gen.strength_measure
@@ -85,7 +85,10 @@ def test_balanced_scenarios_are_within_ten_percent(rules: Rules, ruleset: str) -
 def test_a_scenario_file_of_another_ruleset_is_refused(rules: Rules, tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     path.write_text(dump(roll_scenario(rules, "duel", 1), "json"), encoding="utf-8")
-    with pytest.raises(InputError, match=r"s\.json: this is a duel scenario, not tactical"):
+    with pytest.raises(
+        InputError,
+        match=r"s\.json: this is a duel scenario; --from needs a tactical scenario \(make one with",
+    ):
         read_scenario(path, rules, "tactical")
 
 

@@ -13,6 +13,7 @@ from generator.errors import DataError
 from generator.generate.common import Names
 from generator.generate.convoy import ConvoyGenerator, neighbours, start_areas
 from generator.generate.scenario import (
+    Order,
     balance_ratio,
     dump,
     read_force,
@@ -170,7 +171,7 @@ def test_same_seed_same_output_different_seed_different(rules: Rules) -> None:
 def test_balanced_scenarios_are_within_ten_percent(rules: Rules) -> None:
     gen = ConvoyGenerator()
     for seed in range(8):
-        scenario = roll_scenario(rules, "convoy", seed, balanced=True)
+        scenario = roll_scenario(rules, "convoy", seed, Order())
         assert balance_ratio(gen, scenario) >= 0.9
         assert scenario["balance"]["balanced"] is True
         assert scenario["balance"]["strengths"] == [gen.strength(s) for s in scenario["sides"]]

@@ -22,6 +22,7 @@ from generator.generate.flob import (
     FlobGenerator,
 )
 from generator.generate.scenario import (
+    Order,
     balance_ratio,
     dump,
     read_force,
@@ -212,7 +213,7 @@ def test_same_seed_same_output_different_seed_different(rules: Rules) -> None:
 def test_balanced_scenarios_are_within_ten_percent(rules: Rules) -> None:
     gen = FlobGenerator()
     for seed in range(5):
-        scenario = roll_scenario(rules, "flob", seed, balanced=True)
+        scenario = roll_scenario(rules, "flob", seed, Order())
         assert balance_ratio(gen, scenario) >= 0.9
         assert scenario["balance"]["balanced"] is True
         assert scenario["balance"]["strengths"] == [gen.strength(s) for s in scenario["sides"]]

@@ -16,6 +16,7 @@ from generator.errors import DataError
 from generator.generate.common import Names
 from generator.generate.high_seas import HighSeasGenerator
 from generator.generate.scenario import (
+    Order,
     balance_ratio,
     dump,
     read_force,
@@ -168,7 +169,7 @@ def test_strength_is_the_documented_measure(rules: Rules) -> None:
 def test_balanced_scenarios_are_within_ten_percent(rules: Rules) -> None:
     gen = HighSeasGenerator()
     for seed in range(6):
-        scenario = roll_scenario(rules, "high-seas", seed, balanced=True)
+        scenario = roll_scenario(rules, "high-seas", seed, Order())
         assert balance_ratio(gen, scenario) >= 0.9
         assert scenario["balance"]["balanced"] is True
         assert scenario["balance"]["strengths"] == [gen.strength(s) for s in scenario["sides"]]

@@ -16,6 +16,7 @@ from generator.errors import DataError
 from generator.generate.common import Names
 from generator.generate.impulse import ImpulseGenerator
 from generator.generate.scenario import (
+    Order,
     balance_ratio,
     dump,
     read_force,
@@ -118,7 +119,7 @@ def test_same_seed_same_output_different_seed_different(rules: Rules) -> None:
 def test_balanced_scenarios_are_within_ten_percent(rules: Rules) -> None:
     gen = ImpulseGenerator()
     for seed in range(8):
-        scenario = roll_scenario(rules, "impulse", seed, balanced=True)
+        scenario = roll_scenario(rules, "impulse", seed, Order())
         assert balance_ratio(gen, scenario) >= 0.9
         assert scenario["balance"]["balanced"] is True
         assert scenario["balance"]["strengths"] == [gen.strength(s) for s in scenario["sides"]]

@@ -17,6 +17,7 @@ from generator.dice import distribution
 from generator.errors import DataError
 from generator.generate.common import Names
 from generator.generate.scenario import (
+    Order,
     balance_ratio,
     dump,
     read_force,
@@ -158,7 +159,7 @@ def test_same_seed_same_bytes_across_processes_and_hash_seeds() -> None:
 def test_balanced_scenarios_are_within_ten_percent(rules: Rules) -> None:
     gen = TacticalGenerator()
     for seed in range(5):
-        scenario = roll_scenario(rules, "tactical", seed, balanced=True)
+        scenario = roll_scenario(rules, "tactical", seed, Order())
         assert balance_ratio(gen, scenario) >= 0.9
         assert scenario["balance"]["balanced"] is True
         strengths = [gen.strength(s) for s in scenario["sides"]]

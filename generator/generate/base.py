@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from generator.errors import InputError, QuartermasterError
-from generator.generate.common import Checker, Names
+from generator.generate.common import FLAGS_OF_CONVENIENCE, Checker, Names, year_span
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
 
@@ -22,6 +22,8 @@ class RulesetGenerator(ABC):
     ruleset: ClassVar[str]
     # the key of a side's list of units: "ships", or "characters" for duel
     units: ClassVar[str] = "ships"
+    # one of them, in words ("ship", "duellist")
+    unit_word: ClassVar[str] = "ship"
     # how a side's strength is measured for --balanced, in words for the sheet and README
     strength_measure: ClassVar[str]
     # data tables marked house: true that this generator rolls on
@@ -31,9 +33,14 @@ class RulesetGenerator(ABC):
 
     @abstractmethod
     def roll_side(
-        self, rules: Rules, rng: random.Random, names: Names, navy: str
+        self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
     ) -> dict[str, Any]:
-        """Return one side's force as plain data (a dict with ``self.units``)."""
+        """Return one side's force as plain data (a dict with ``self.units``).
+
+        Args:
+            ships: the number of ships the GM asked for (rules that change a fleet's size,
+                such as tactical's Diplomat, still do); None for the rules' size or roll.
+        """
 
     @abstractmethod
     def strength(self, side: dict[str, Any]) -> float:
@@ -41,9 +48,26 @@ class RulesetGenerator(ABC):
 
     @abstractmethod
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
     ) -> dict[str, Any]:
-        """Return wind, weather, map, setup, victory and special rules as plain data."""
+        """Return wind, weather, map, setup, victory and special rules as plain data
+        (`names` gives a place that fits the sides' navies and `names.year`)."""
+
+    def navies(self, names: Names) -> list[str]:
+        """Return the navies this ruleset's sides can sail under (in `names.year`, when
+        set), sorted: every navy with ship names but the merchants and pirates."""
+        return [n for n in names.navies() if n not in FLAGS_OF_CONVENIENCE]
+
+    def years(self, rules: Rules) -> tuple[int, int]:
+        """Return the first and last year a scenario of this ruleset can be set in."""
+        return year_span(rules)
+
+    def size_departure(
+        self, rules: Rules, sides: list[dict[str, Any]], asked: tuple[int, ...]
+    ) -> str | None:
+        """Return the briefing's sentence saying how the sides' sizes depart from the size
+        the rules fix, or None (the rules roll the size, or none was asked)."""
+        return None
 
     @abstractmethod
     def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:

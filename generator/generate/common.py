@@ -66,6 +66,22 @@ def pick(rng: random.Random, options: list[Any]) -> Any:
     return options[rng.randrange(len(options))]
 
 
+# the most ships a side may be asked for (before rules such as tactical's Diplomat add more)
+MAX_SHIPS = 16
+FLAGS_OF_CONVENIENCE = ("merchant", "pirate")  # name lists that are no navy of their own
+
+
+def year_span(rules: Rules) -> tuple[int, int]:
+    """Return the first and last year any navy of the name lists fought in."""
+    assert rules.names is not None
+    spans = [
+        rules.names.navy_years(navy)
+        for navy in rules.names.navies
+        if navy not in FLAGS_OF_CONVENIENCE
+    ]
+    return min(a for a, _ in spans), max(b for _, b in spans)
+
+
 ROMAN = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 
 
@@ -76,6 +92,8 @@ class Names:
     rules: Rules
     rng: random.Random
     used: set[str] = field(default_factory=set)
+    # the year the action is fought in: ship names, navies and places fit it (None: any)
+    year: int | None = None
     # which side of the scenario is being rolled (0 first); a generator whose sides differ
     # (convoy: the convoy, then the raiders) reads it
     side: int = 0
@@ -91,18 +109,25 @@ class Names:
         return name
 
     def navies(self) -> list[str]:
-        """Return the navy ids that have ship names (sorted, for stable choices)."""
+        """Return the navy ids that have ship names and sail in `year` (sorted, for stable
+        choices)."""
         assert self.rules.names is not None
-        return sorted(self.rules.names.navies)
+        return self.rules.names.navies_for(self.year)
 
     def navy_title(self, navy: str) -> str:
+        """Return the navy's title in `year` (the French navy of 1798 is the Republic's)."""
         assert self.rules.names is not None
-        return str(self.rules.names.navies[navy]["title"])
+        return self.rules.names.navy_title(navy, self.year)
 
     def ship(self, navy: str) -> str:
-        """Return an unused ship name of `navy`."""
+        """Return an unused ship name of `navy` that a ship of `year` could bear."""
         assert self.rules.names is not None
-        return self._unique(list(self.rules.names.navies[navy]["ships"]))
+        return self._unique(self.rules.names.ship_names(navy, self.year))
+
+    def place(self, navies: list[str]) -> str:
+        """Return a sea area where every one of `navies` sailed (in `year`)."""
+        assert self.rules.names is not None
+        return str(pick(self.rng, self.rules.names.places_for(navies, self.year)))
 
     def person(self, nationality: str, gender: str | None = None) -> str:
         """Return an unused "Given Surname" of `nationality`.

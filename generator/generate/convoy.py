@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from generator.errors import InputError
 from generator.generate.base import RulesetGenerator, register
-from generator.generate.common import Checker, Names, pick, roll_on, weather_entry, wind_entry
+from generator.generate.common import (
+    MAX_SHIPS,
+    Checker,
+    Names,
+    pick,
+    roll_on,
+    weather_entry,
+    wind_entry,
+)
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
 from generator.text import listed
@@ -132,11 +140,10 @@ class ConvoyGenerator(RulesetGenerator):
         return _log_notes(rules)
 
     def roll_side(
-        self, rules: Rules, rng: random.Random, names: Names, navy: str
+        self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
     ) -> dict[str, Any]:
         # the convoy is always rolled first, while no name is taken yet (see module doc)
         role = "convoy" if names.side == 0 else "raiders"
-        ships: list[dict[str, Any]] = []
         if role == "convoy":
             composition = roll_on(rules, "convoy.convoy-composition", rng)
             escorts, merchants = (
@@ -146,17 +153,36 @@ class ConvoyGenerator(RulesetGenerator):
         else:
             composition = roll_on(rules, "convoy.raider-composition", rng)
             escorts, merchants = int(composition.cell["warships"]), 0
-        for _ in range(escorts):
-            ships.append(self._ship(rules, rng, names.ship(navy), "warship"))
-        for _ in range(merchants):
-            ships.append(self._ship(rules, rng, names.ship(navy), "merchant"))
+        if ships is not None:
+            # the size asked for, in the share of escorts the roll gave (a convoy of two or
+            # more keeps at least one escort)
+            rolled = escorts + merchants
+            share = round(ships * escorts / rolled) if rolled else ships
+            escorts = min(ships, max(share, 1 if ships > 1 and escorts else 0))
+            merchants = ships - escorts
+        fleet = [
+            self._ship(rules, rng, names.ship(navy), kind)
+            for kind, n in (("warship", escorts), ("merchant", merchants))
+            for _ in range(n)
+        ]
         title = names.navy_title(navy)
+        made = composition.to_json()
+        if ships is not None:
+            # the roster's Composition line says what the side is, not what was rolled
+            parts = [
+                (merchants, "merchant"),
+                (escorts, "escort" if role == "convoy" else "warship"),
+            ]
+            made = {
+                "ships": ships,
+                "result": ", ".join(f"{n} {word}{'s' * (n != 1)}" for n, word in parts if n),
+            }
         return {
             "name": f"{title} convoy" if role == "convoy" else f"{title} raiders",
             "navy": navy,
             "role": role,
-            "composition": composition.to_json(),
-            "ships": ships,
+            "composition": made,
+            "ships": fleet,
         }
 
     def _ship(self, rules: Rules, rng: random.Random, name: str, kind: str) -> dict[str, Any]:
@@ -179,7 +205,7 @@ class ConvoyGenerator(RulesetGenerator):
         return total
 
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
     ) -> dict[str, Any]:
         scenario = rules.table("convoy.scenario")
         params = scenario.params
@@ -188,8 +214,7 @@ class ConvoyGenerator(RulesetGenerator):
         grid, flank = self._map(rng, params, sides, int(weather.cell.get("extra_fog", 0)))
         loop = int(pick(rng, list(params["clock_loop_spaces"])))
         clock = rules.table("convoy.battle-clock")
-        assert rules.names is not None
-        place = pick(rng, list(rules.names.places))
+        place = names.place([side["navy"] for side in sides])
         convoy, raiders = sides[0], sides[1]
         merchant_count = sum(ship["kind"] == "merchant" for ship in convoy["ships"])
         escort_count = len(convoy["ships"]) - merchant_count
@@ -283,7 +308,11 @@ class ConvoyGenerator(RulesetGenerator):
         composition = checker.mapping(
             checker.require(data, "composition", path), (*path, "composition")
         )
-        if composition is not None:
+        if composition is not None and "ships" in composition:
+            # the size the GM asked for (--ships), not rolled
+            checker.integer(composition, "ships", (*path, "composition"), 1, MAX_SHIPS)
+            checker.text(composition, "result", (*path, "composition"))
+        elif composition is not None:
             checker.integer(composition, "roll", (*path, "composition"), 1, 6)
             if role is not None:
                 table = (

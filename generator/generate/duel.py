@@ -153,7 +153,10 @@ def check_person(checker: Checker, rules: Rules, person: Any, path: KeyPath) -> 
 
 def read_character(path: Path, rules: Rules) -> dict[str, Any]:
     """Read an edited duellist file and check it."""
+    from generator.generate.scenario import expect_kind
+
     doc = read_yaml(path)
+    expect_kind(path, doc.data, rules, "character", "duel", "--from")
     checker = Checker(doc)
     check_person(checker, rules, doc.data, ())
     checker.raise_if_any()
@@ -166,6 +169,7 @@ def read_character(path: Path, rules: Rules) -> dict[str, Any]:
 class DuelGenerator(RulesetGenerator):
     ruleset = "duel"
     units = "characters"
+    unit_word = "duellist"
     strength_measure = (
         "best weapon expertise + that weapon's bonus + hit points / 2 + Dexterity / 3 "
         "(a duellist's chance to hit, staying power and speed)"
@@ -182,7 +186,7 @@ class DuelGenerator(RulesetGenerator):
         return read_character(path, rules)
 
     def roll_side(
-        self, rules: Rules, rng: random.Random, names: Names, navy: str
+        self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
     ) -> dict[str, Any]:
         person = roll_person(rules, rng, names, names.nationality_for(navy))
         return {"name": person["name"], "navy": navy, "characters": [person]}
@@ -202,7 +206,7 @@ class DuelGenerator(RulesetGenerator):
         return float(best + person["hit_points"] / 2 + person["attributes"]["dexterity"] / 3)
 
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
     ) -> dict[str, Any]:
         venue = roll_on(rules, "duel.venue", rng)
         weather = roll_on(rules, "duel.weather", rng)

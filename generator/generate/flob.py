@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
-from generator.generate.common import Checker, Names, pick, roll_on
+from generator.generate.common import Checker, Names, roll_on
 from generator.loading import Rules, thaw
 from generator.loading.yamlfile import KeyPath
 
@@ -120,10 +120,10 @@ class FlobGenerator(RulesetGenerator):
         return _log_notes(rules)
 
     def roll_side(
-        self, rules: Rules, rng: random.Random, names: Names, navy: str
+        self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
     ) -> dict[str, Any]:
         low, high = _span(rules.table("flob.squadron-composition").params["ships"])
-        count = rng.randint(low, high)
+        count = rng.randint(low, high) if ships is None else ships
         rates = [
             str(roll_on(rules, "flob.squadron-composition", rng).cell["rate"]) for _ in range(count)
         ]
@@ -133,11 +133,11 @@ class FlobGenerator(RulesetGenerator):
         rates.sort(key=lambda rate: int(rows[rate]["rate_number"]))
         nationality = names.nationality_for(navy)
         admiral = roll_on(rules, "flob.admiral-quality", rng)
-        ships = []
+        fleet = []
         for i, rate in enumerate(rates):
             crew = roll_on(rules, "flob.crew-quality", rng)
             captain = roll_on(rules, "flob.captain-quality", rng)
-            ships.append(
+            fleet.append(
                 {
                     "name": names.ship(navy),
                     "rate": rate,
@@ -152,8 +152,11 @@ class FlobGenerator(RulesetGenerator):
             "name": self.side_name(names, navy),
             "navy": navy,
             "admiral": {"name": names.person(nationality, "male"), "quality": admiral.result},
-            "ships": ships,
+            "ships": fleet,
         }
+
+    def years(self, rules: Rules) -> tuple[int, int]:
+        return _span(rules.table("flob.scenario").params["years"])
 
     def strength(self, side: dict[str, Any]) -> float:
         total = OFFICER_MODIFIERS.get(side["admiral"]["quality"], 0)
@@ -169,16 +172,15 @@ class FlobGenerator(RulesetGenerator):
         return float(total)
 
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
     ) -> dict[str, Any]:
         scenario = rules.table("flob.scenario")
         params = scenario.params
         wind = roll_on(rules, "flob.wind", rng)
         weather = roll_on(rules, "flob.weather", rng)
         first_year, last_year = _span(params["years"])
-        year = rng.randint(first_year, last_year)
-        assert rules.names is not None
-        place = pick(rng, list(rules.names.places))
+        year = rng.randint(first_year, last_year) if names.year is None else names.year
+        place = names.place([side["navy"] for side in sides])
         from_bearing = int(wind.cell["from_bearing"])
         layout = self._layout(rng, params, from_bearing)
         items = {

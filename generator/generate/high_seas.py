@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
-from generator.generate.common import Checker, Names, pick, roll_on
+from generator.generate.common import Checker, Names, roll_on
 from generator.generate.duel import check_person, roll_person
 from generator.loading import Rules, thaw
 from generator.loading.yamlfile import KeyPath
@@ -147,16 +147,17 @@ class HighSeasGenerator(RulesetGenerator):
         return f"{names.navy_title(navy).split(' (')[0]} squadron"
 
     def roll_side(
-        self, rules: Rules, rng: random.Random, names: Names, navy: str
+        self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
     ) -> dict[str, Any]:
-        count = int(roll_on(rules, SQUADRON_SIZE, rng).cell["ships"])
-        ships = [self._ship(rules, rng, names, navy) for _ in range(count)]
+        rolled = int(roll_on(rules, SQUADRON_SIZE, rng).cell["ships"])
+        count = rolled if ships is None else ships
+        fleet = [self._ship(rules, rng, names, navy) for _ in range(count)]
         nation = names.navy_title(navy).split(" (")[0]
         if count == 1:
-            name = f"{nation} {ships[0]['type'].lower()} {ships[0]['name']}"
+            name = f"{nation} {fleet[0]['type'].lower()} {fleet[0]['name']}"
         else:
             name = f"{nation} squadron"
-        return {"name": name, "navy": navy, "ships": ships}
+        return {"name": name, "navy": navy, "ships": fleet}
 
     def _ship(self, rules: Rules, rng: random.Random, names: Names, navy: str) -> dict[str, Any]:
         ship_type = roll_on(rules, SHIP_ROLL, rng).result
@@ -209,12 +210,11 @@ class HighSeasGenerator(RulesetGenerator):
         return float(total)
 
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
     ) -> dict[str, Any]:
         weather = roll_on(rules, WEATHER, rng)
         start = roll_on(rules, START_RANGE, rng)
-        assert rules.names is not None
-        place = pick(rng, list(rules.names.places))
+        place = names.place([side["navy"] for side in sides])
         scenario = rules.table(SCENARIO)
         band = start.result
         meters = self._meters(rules, band)

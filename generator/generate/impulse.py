@@ -14,7 +14,15 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
-from generator.generate.common import Checker, Names, pick, roll_on, weather_entry, wind_entry
+from generator.generate.common import (
+    MAX_SHIPS,
+    Checker,
+    Names,
+    pick,
+    roll_on,
+    weather_entry,
+    wind_entry,
+)
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
 from generator.text import signed
@@ -69,18 +77,19 @@ class ImpulseGenerator(RulesetGenerator):
         return _log_notes(rules)
 
     def roll_side(
-        self, rules: Rules, rng: random.Random, names: Names, navy: str
+        self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
     ) -> dict[str, Any]:
         size = roll_on(rules, "impulse.squadron-size", rng)
+        asked, count = ships, int(size.cell["ships"]) if ships is None else ships
         nationality = names.nationality_for(navy)
-        ships = []
-        for _ in range(int(size.cell["ships"])):
+        fleet = []
+        for _ in range(count):
             ship_class = roll_on(rules, "impulse.squadron-composition", rng).result
             quality = roll_on(rules, "impulse.crew-quality", rng)
             modifier = int(quality.cell["quality"])
             morale = roll_on(rules, "impulse.morale", rng, modifier)
             row = class_row(rules, ship_class)
-            ships.append(
+            fleet.append(
                 {
                     "name": names.ship(navy),
                     "class": ship_class,
@@ -93,8 +102,10 @@ class ImpulseGenerator(RulesetGenerator):
         return {
             "name": self.side_name(names, navy),
             "navy": navy,
-            "squadron": size.to_json(),
-            "ships": ships,
+            "squadron": size.to_json()
+            if asked is None
+            else {"ships": asked, "result": f"{asked} ship{'s' * (asked != 1)}"},
+            "ships": fleet,
         }
 
     def strength(self, side: dict[str, Any]) -> float:
@@ -108,15 +119,14 @@ class ImpulseGenerator(RulesetGenerator):
         return float(total)
 
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
     ) -> dict[str, Any]:
         scenario = rules.table("impulse.scenario")
         params = scenario.params
         wind = roll_on(rules, "impulse.wind", rng)
         weather = roll_on(rules, "impulse.weather", rng)
         grid = self._map(rng, params)
-        assert rules.names is not None
-        place = pick(rng, list(rules.names.places))
+        place = names.place([side["navy"] for side in sides])
         first, second = sides[0]["name"], sides[1]["name"]
         special = [item.text for item in scenario.items if item.label == "Special rule"]
         if any(ship["carronades"] for side in sides for ship in side["ships"]):
@@ -179,7 +189,11 @@ class ImpulseGenerator(RulesetGenerator):
             return
         checker.text(data, "name", path)
         squadron = checker.mapping(checker.require(data, "squadron", path), (*path, "squadron"))
-        if squadron is not None:
+        if squadron is not None and "ships" in squadron:
+            # the size the GM asked for (--ships), not rolled
+            checker.integer(squadron, "ships", (*path, "squadron"), 1, MAX_SHIPS)
+            checker.text(squadron, "result", (*path, "squadron"))
+        elif squadron is not None:
             checker.integer(squadron, "roll", (*path, "squadron"), 1, 6)
             checker.choice(
                 squadron, "result", (*path, "squadron"), _results(rules, "impulse.squadron-size")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import yaml
 from generator import __version__
 from generator.errors import InputError
 from generator.generate.base import RulesetGenerator, get_generator
-from generator.generate.common import Checker, Names
+from generator.generate.common import MAX_SHIPS, Checker, Names
 from generator.loading import Rules
 from generator.loading.yamlfile import read_yaml
 
@@ -25,23 +26,106 @@ BALANCE_TOLERANCE = 0.10
 MAX_BALANCE_ATTEMPTS = 200
 
 
-def _two_navies(names: Names, rng: random.Random) -> list[str]:
-    navies = [n for n in names.navies() if n not in ("merchant", "pirate")]
-    first = navies[rng.randrange(len(navies))]
-    rest = [n for n in navies if n != first]
+@dataclass(frozen=True)
+class Order:
+    """What the GM asked for: ships per side, navies, the year, and fair sides.
+
+    Attributes:
+        ships: ships per side: () for the rules' size (or the roll), one number for both
+            sides, two for uneven sides.
+        navies: the first side's navy, or both; () to roll them.
+        year: the year the action is fought in; None to roll it (or leave it open).
+        balanced: reroll from sub-seeds until the sides are within 10 % of each other.
+    """
+
+    ships: tuple[int, ...] = ()
+    navies: tuple[str, ...] = ()
+    year: int | None = None
+    balanced: bool = True
+
+    def size(self, side: int) -> int | None:
+        """Return the ships asked for side `side` (0 first), or None."""
+        if not self.ships:
+            return None
+        return self.ships[min(side, len(self.ships) - 1)]
+
+    def asked(self) -> dict[str, Any]:
+        """Return what was asked, as the options that make the scenario again."""
+        found: dict[str, Any] = {}
+        if self.ships:
+            found["ships"] = list(self.ships)
+        if self.navies:
+            found["navies"] = list(self.navies)
+        if self.year is not None:
+            found["year"] = self.year
+        found["balanced"] = self.balanced
+        return found
+
+
+# the raw roll: what a library caller gets by default (the command line balances)
+RAW = Order(balanced=False)
+
+
+def fielded_navies(rules: Rules, gen: RulesetGenerator, year: int | None) -> list[str]:
+    """Return the navies `gen` can field (in `year`, when given), sorted."""
+    return gen.navies(Names(rules, random.Random(0), year=year))
+
+
+def check_order(rules: Rules, ruleset: str, order: Order) -> None:
+    """Refuse, in one line naming the option, an order the ruleset cannot meet."""
+    gen = get_generator(ruleset)
+    if order.ships and gen.units != "ships":
+        raise InputError(
+            f"--ships: a {ruleset} side is one {gen.unit_word}; --ships does not apply"
+        )
+    if len(order.ships) > 2:
+        raise InputError(f"--ships {_joined(order.ships)}: one number, or two for uneven sides")
+    for count in order.ships:
+        if not 1 <= count <= MAX_SHIPS:
+            raise InputError(f"--ships {_joined(order.ships)}: from 1 to {MAX_SHIPS} a side")
+    if order.year is not None:
+        low, high = gen.years(rules)
+        if not low <= order.year <= high:
+            raise InputError(f"--year {order.year}: {ruleset} is played from {low} to {high}")
+    if len(order.navies) > 2:
+        raise InputError(f"--navies {_joined(order.navies)}: one navy, or two")
+    can = fielded_navies(rules, gen, order.year)
+    when = f" in {order.year}" if order.year is not None else ""
+    for navy in order.navies:
+        if navy not in can:
+            raise InputError(f"--navies {navy}: {ruleset} fields {', '.join(can)}{when}")
+    if len(order.navies) == 2 and order.navies[0] == order.navies[1] and len(can) > 1:
+        raise InputError(f"--navies {_joined(order.navies)}: the two sides need two navies")
+
+
+def _joined(values: tuple[object, ...]) -> str:
+    return ",".join(map(str, values))
+
+
+def _choose_navies(
+    gen: RulesetGenerator, names: Names, rng: random.Random, asked: tuple[str, ...]
+) -> list[str]:
+    """Return the two sides' navies: those asked, the rest rolled (never the same twice)."""
+    navies = gen.navies(names)
+    first = asked[0] if asked else navies[rng.randrange(len(navies))]
+    if len(asked) > 1:
+        return [first, asked[1]]
+    rest = [n for n in navies if n != first] or navies
     return [first, rest[rng.randrange(len(rest))]]
 
 
-def _build(rules: Rules, gen: RulesetGenerator, seed: int, rng: random.Random) -> dict[str, Any]:
-    names = Names(rules, rng)
+def _build(
+    rules: Rules, gen: RulesetGenerator, seed: int, rng: random.Random, order: Order
+) -> dict[str, Any]:
+    names = Names(rules, rng, year=order.year)
     sides = []
-    for index, navy in enumerate(_two_navies(names, rng)):
+    for index, navy in enumerate(_choose_navies(gen, names, rng, order.navies)):
         names.side = index
-        side = gen.roll_side(rules, rng, names, navy)
+        side = gen.roll_side(rules, rng, names, navy, order.size(index))
         side.setdefault("name", gen.side_name(names, navy))
         side.setdefault("navy", navy)
         sides.append(side)
-    setting = gen.roll_setting(rules, rng, sides)
+    setting = gen.roll_setting(rules, rng, sides, names)
     scenario: dict[str, Any] = {
         "ruleset": gen.ruleset,
         "seed": seed,
@@ -49,6 +133,11 @@ def _build(rules: Rules, gen: RulesetGenerator, seed: int, rng: random.Random) -
         "sides": sides,
         **setting,
     }
+    if order.year is not None:
+        scenario["year"] = order.year
+    departure = gen.size_departure(rules, sides, order.ships)
+    if departure:
+        scenario["setup"] = [departure, *scenario.get("setup", [])]
     house = sorted({*gen.house_tables, *setting.get("house_tables", [])})
     scenario["house_tables"] = house
     scenario["generator"] = f"quartermaster {__version__}"
@@ -62,20 +151,23 @@ def balance_ratio(gen: RulesetGenerator, scenario: dict[str, Any]) -> float:
     return 1.0 if high <= 0 else min(strengths) / high
 
 
-def roll_scenario(rules: Rules, ruleset: str, seed: int, balanced: bool = False) -> dict[str, Any]:
-    """Roll a whole scenario for `ruleset` from `seed`.
+def roll_scenario(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> dict[str, Any]:
+    """Roll a whole scenario for `ruleset` from `seed`, as `order` asks.
 
-    With `balanced`, reroll (from sub-seeds drawn from `seed`, so still repeatable) until
-    the sides' strengths are within 10 % of each other.
+    With `order.balanced`, reroll (from sub-seeds drawn from `seed`, so still repeatable)
+    until the sides' strengths are within 10 % of each other; when no roll in
+    MAX_BALANCE_ATTEMPTS gets there (sides asked uneven, say), the closest one is kept
+    and its ``balance.balanced`` says false.
     """
+    check_order(rules, ruleset, order)
     gen = get_generator(ruleset)
     master = random.Random(f"balance:{seed}")
-    attempts = MAX_BALANCE_ATTEMPTS if balanced else 1
+    attempts = MAX_BALANCE_ATTEMPTS if order.balanced else 1
     best: dict[str, Any] | None = None
     best_ratio = -1.0
     for attempt in range(1, attempts + 1):
         rng = random.Random(seed) if attempt == 1 else random.Random(master.randrange(2**32))
-        scenario = _build(rules, gen, seed, rng)
+        scenario = _build(rules, gen, seed, rng, order)
         ratio = balance_ratio(gen, scenario)
         if ratio > best_ratio:
             best, best_ratio = scenario, ratio
@@ -86,27 +178,29 @@ def roll_scenario(rules: Rules, ruleset: str, seed: int, balanced: bool = False)
                 "attempt": attempt,
                 "balanced": ratio >= 1 - BALANCE_TOLERANCE,
             }
-        if not balanced or ratio >= 1 - BALANCE_TOLERANCE:
+        if not order.balanced or ratio >= 1 - BALANCE_TOLERANCE:
             break
     assert best is not None
-    if balanced and not best["balance"]["balanced"]:
-        raise InputError(
-            f"{ruleset}: no scenario within 10 % in {MAX_BALANCE_ATTEMPTS} tries from seed {seed}; "
-            "try another seed"
-        )
+    if order != RAW:
+        best["options"] = order.asked()
     return best
 
 
-def roll_force(rules: Rules, ruleset: str, seed: int) -> dict[str, Any]:
-    """Roll one side's force (``quartermaster fleet``) from `seed`."""
+def roll_force(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> dict[str, Any]:
+    """Roll one side's force (``quartermaster fleet``) from `seed`, as `order` asks (its
+    first navy and first size)."""
+    check_order(rules, ruleset, order)
     gen = get_generator(ruleset)
     rng = random.Random(seed)
-    names = Names(rules, rng)
-    navy = _two_navies(names, rng)[0]
-    side = gen.roll_side(rules, rng, names, navy)
+    names = Names(rules, rng, year=order.year)
+    navy = _choose_navies(gen, names, rng, order.navies)[0]
+    side = gen.roll_side(rules, rng, names, navy, order.size(0))
     side.setdefault("name", gen.side_name(names, navy))
     side.setdefault("navy", navy)
-    return {"ruleset": ruleset, "seed": seed, **side}
+    force = {"ruleset": ruleset, "seed": seed, **side}
+    if order.year is not None:
+        force["year"] = order.year
+    return force
 
 
 def dump(data: dict[str, Any], fmt: str) -> str:
@@ -116,18 +210,82 @@ def dump(data: dict[str, Any], fmt: str) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
+# what each kind of file is made by, for the one line that refuses a file of another kind
+MAKERS = {
+    "scenario": "quartermaster scenario {ruleset} -o FILE.yaml",
+    "fleet": "quartermaster fleet {ruleset} -o FILE.yaml",
+    "character": "quartermaster character -o FILE.yaml",
+}
+
+
+def identify(data: Any, rulesets: list[str]) -> tuple[str, str | None]:
+    """Return what a generated (or hand-written) file is: its kind (``scenario``,
+    ``fleet``, ``character``, ``house-rules``, ``batch-manifest``, or ``unknown``) and its
+    ruleset, judged by its top-level keys."""
+    if not isinstance(data, dict):
+        return "unknown", None
+    ruleset = data.get("ruleset") if isinstance(data.get("ruleset"), str) else None
+    if "sides" in data:
+        return "scenario", ruleset
+    if "packets" in data:
+        return "batch-manifest", ruleset
+    if "attributes" in data and "expertise" in data:
+        return "character", ruleset
+    if "ships" in data or "characters" in data:
+        return "fleet", ruleset
+    if data and all(key in rulesets for key in data):
+        return "house-rules", None
+    return "unknown", ruleset
+
+
+def _described(kind: str, ruleset: str | None) -> str:
+    words = {
+        "scenario": "scenario",
+        "fleet": "fleet",
+        "character": "character",
+        "house-rules": "house-rules file (give it with --rules)",
+        "batch-manifest": "batch manifest",
+    }
+    if kind == "unknown":
+        return "not a file Quartermaster wrote"
+    article = "an" if (ruleset or kind)[0] in "aeiou" else "a"
+    return f"{article} {ruleset + ' ' if ruleset else ''}{words[kind]}"
+
+
+def expect_kind(
+    path: Path, data: Any, rules: Rules, wanted: str, ruleset: str | None, option: str
+) -> None:
+    """Refuse, in one line, a file that is not a `wanted` (of `ruleset`): say what it is,
+    what `option` needs and the command that makes one."""
+    kind, found = identify(data, sorted(rules.rulesets))
+    if kind == wanted and (ruleset is None or found in (None, ruleset)):
+        return
+    if kind == wanted and found not in rules.rulesets:
+        return  # a misspelt ruleset: the checks name the key, its line and the choices
+    need = ruleset or found or "RULESET"
+    what = _described(wanted, ruleset)
+    maker = MAKERS[wanted].format(ruleset=need)
+    raise InputError(
+        f"{path}: this is {_described(kind, found)}; {option} needs {what} "
+        f"(make one with '{maker}')"
+    )
+
+
 def _is_table(rules: Rules, table_id: str) -> bool:
     ruleset, _, key = table_id.partition(".")
     return ruleset in rules.rulesets and key in rules.rulesets[ruleset].tables
 
 
-def read_scenario(path: Path, rules: Rules, ruleset: str | None = None) -> dict[str, Any]:
+def read_scenario(
+    path: Path, rules: Rules, ruleset: str | None = None, option: str = "--from"
+) -> dict[str, Any]:
     """Read an edited scenario file (JSON or YAML), check it, and return it.
 
     Raises:
         DataError: every problem, each with the file, line and key path.
     """
     doc = read_yaml(path)
+    expect_kind(path, doc.data, rules, "scenario", ruleset, option)
     checker = Checker(doc)
     data = checker.mapping(doc.data, ())
     if data is None:
@@ -137,8 +295,6 @@ def read_scenario(path: Path, rules: Rules, ruleset: str | None = None) -> dict[
     if found is None:
         checker.raise_if_any()
     assert found is not None
-    if ruleset is not None and found != ruleset:
-        raise InputError(f"{path}: this is a {found} scenario, not {ruleset}")
     gen = get_generator(found)
     checker.integer(data, "seed", (), 0, None)
     checker.text(data, "title", ())
@@ -163,9 +319,12 @@ def read_scenario(path: Path, rules: Rules, ruleset: str | None = None) -> dict[
     return data
 
 
-def read_force(path: Path, rules: Rules, ruleset: str | None = None) -> dict[str, Any]:
+def read_force(
+    path: Path, rules: Rules, ruleset: str | None = None, option: str = "--from"
+) -> dict[str, Any]:
     """Read an edited single force (``fleet`` output) and check it."""
     doc = read_yaml(path)
+    expect_kind(path, doc.data, rules, "fleet", ruleset, option)
     checker = Checker(doc)
     data = checker.mapping(doc.data, ())
     if data is None:
@@ -174,8 +333,70 @@ def read_force(path: Path, rules: Rules, ruleset: str | None = None) -> dict[str
     found = checker.choice(data, "ruleset", (), sorted(rules.rulesets))
     checker.raise_if_any()
     assert found is not None
-    if ruleset is not None and found != ruleset:
-        raise InputError(f"{path}: this is a {found} force, not {ruleset}")
     get_generator(found).check_side(checker, rules, data, ())
     checker.raise_if_any()
     return data
+
+
+def scenario_from_sides(
+    rules: Rules, ruleset: str, paths: list[Path], seed: int, year: int | None = None
+) -> dict[str, Any]:
+    """Make a scenario from one or two fleet files (``--side``), the rest rolled from `seed`.
+
+    One file gives the first side; the second is rolled (another navy, the same number
+    of ships). The setting (wind, weather, map, place) is rolled for the sides' navies;
+    the sides are kept as they are, so the balance only reports their strengths.
+    """
+    if len(paths) > 2:
+        raise InputError(f"--side: a scenario has two sides, {len(paths)} files given")
+    gen = get_generator(ruleset)
+    forces = [read_force(path, rules, ruleset, option="--side") for path in paths]
+    year = (
+        year
+        if year is not None
+        else next((f["year"] for f in forces if isinstance(f.get("year"), int)), None)
+    )
+    rng = random.Random(seed)
+    names = Names(rules, rng, year=year)
+    sides: list[dict[str, Any]] = []
+    for force in forces:
+        side = {k: v for k, v in force.items() if k not in ("ruleset", "seed", "year")}
+        for unit in side.get(gen.units, []):
+            names.used.add(str(unit.get("name", "")))
+        sides.append(side)
+    if len(sides) == 1:
+        navies = [n for n in gen.navies(names) if n != sides[0].get("navy")] or gen.navies(names)
+        navy = navies[rng.randrange(len(navies))]
+        names.side = 1
+        rolled = gen.roll_side(
+            rules,
+            rng,
+            names,
+            navy,
+            len(sides[0].get(gen.units, [])) if gen.units == "ships" else None,
+        )
+        rolled.setdefault("name", gen.side_name(names, navy))
+        rolled.setdefault("navy", navy)
+        sides.append(rolled)
+    setting = gen.roll_setting(rules, rng, sides, names)
+    scenario: dict[str, Any] = {
+        "ruleset": ruleset,
+        "seed": seed,
+        "title": setting.pop("title"),
+        "sides": sides,
+        **setting,
+    }
+    if year is not None:
+        scenario["year"] = year
+    scenario["house_tables"] = sorted({*gen.house_tables, *setting.get("house_tables", [])})
+    scenario["generator"] = f"quartermaster {__version__}"
+    ratio = balance_ratio(gen, scenario)
+    scenario["balance"] = {
+        "measure": gen.strength_measure,
+        "strengths": [round(gen.strength(s), 2) for s in sides],
+        "ratio": round(ratio, 3),
+        "attempt": 1,
+        "balanced": ratio >= 1 - BALANCE_TOLERANCE,
+    }
+    scenario["options"] = {"sides": [str(p) for p in paths], "balanced": False}
+    return scenario

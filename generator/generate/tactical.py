@@ -72,14 +72,18 @@ class TacticalGenerator(RulesetGenerator):
         return f"{names.navy_title(navy)} fleet"
 
     def roll_side(
-        self, rules: Rules, rng: random.Random, names: Names, navy: str
+        self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
     ) -> dict[str, Any]:
         setup = rules.table("tactical.setup").params
         admiral = roll_on(rules, "tactical.admiral", rng)
         national = roll_on(rules, "tactical.national", rng)
         fleet = roll_on(rules, "tactical.fleet", rng)
-        count = int(admiral.cell.get("ships", setup["ships"]))
-        allies = int(admiral.cell.get("allies", 0))
+        # a Diplomat's fleet is larger by the same share whatever the size asked for
+        # (12 for the rules' 8, half of them allies): rounded down
+        base = int(setup["ships"])
+        asked = base if ships is None else ships
+        count = asked * int(admiral.cell.get("ships", base)) // base
+        allies = count * int(admiral.cell.get("allies", 0)) // int(admiral.cell.get("ships", base))
         classes = [roll_on(rules, "tactical.fleet-composition", rng).result for _ in range(count)]
         order = rules.table("tactical.ship-types").axes[0].labels
         flagship = min(range(count), key=lambda i: (order.index(classes[i]), i))
@@ -87,13 +91,13 @@ class TacticalGenerator(RulesetGenerator):
         ally_slots = [i for i in range(count) if i != flagship][-allies:] if allies else []
         ally_navy = None
         if allies:
-            others = [n for n in names.navies() if n not in (navy, "merchant", "pirate")]
+            others = [n for n in self.navies(names) if n != navy] or [navy]
             ally_navy = pick(rng, others)
         fleet_effects = [_effect(national.cell), _effect(fleet.cell)]
         if admiral.cell.get("applies_to") == "every ship in the fleet":
             fleet_effects.append(_effect(admiral.cell))
         nationality = names.nationality_for(navy)
-        ships = []
+        made: list[dict[str, Any]] = []
         for i, ship_class in enumerate(classes):
             is_ally = i in ally_slots
             is_flag = i == flagship
@@ -105,7 +109,7 @@ class TacticalGenerator(RulesetGenerator):
                 rules, ship_class, [*fleet_effects, *(_effect(t.cell) for t in traits)]
             )
             ship_navy = ally_navy if is_ally and ally_navy else navy
-            ships.append(
+            made.append(
                 {
                     "name": names.ship(ship_navy),
                     "class": ship_class,
@@ -127,7 +131,7 @@ class TacticalGenerator(RulesetGenerator):
             "admiral": admiral.to_json() | {"bonus": admiral.cell.get("bonus", "")},
             "national": national.to_json() | {"bonus": national.cell.get("bonus", "")},
             "fleet": fleet.to_json() | {"bonus": fleet.cell.get("bonus", "")},
-            "ships": ships,
+            "ships": made,
         }
         if ally_navy:
             side["ally_navy"] = ally_navy
@@ -147,16 +151,32 @@ class TacticalGenerator(RulesetGenerator):
     def strength(self, side: dict[str, Any]) -> float:
         return float(sum(sum(ship["ratings"].values()) for ship in side["ships"]))
 
+    def size_departure(
+        self, rules: Rules, sides: list[dict[str, Any]], asked: tuple[int, ...]
+    ) -> str | None:
+        base = int(rules.table("tactical.setup").params["ships"])
+        if not asked or all(n == base for n in asked):
+            return None
+        sizes = [asked[min(i, len(asked) - 1)] for i in range(len(sides))]
+        ships = [f"{n} ship{'s' * (n != 1)}" for n in sizes]
+        if len(set(sizes)) == 1:
+            each = f"Each fleet has {ships[0]}"
+        else:
+            each = f"The {sides[0]['name']} has {ships[0]} and the {sides[1]['name']} {sizes[1]}"
+        return (
+            f"{each}, not the {base} of the rules' Basic Scenario"
+            " (a Diplomat admiral still adds half as many again, as allies)."
+        )
+
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]]
+        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
     ) -> dict[str, Any]:
         scenario = rules.table("tactical.scenario")
         params = scenario.params
         wind = roll_on(rules, "tactical.wind", rng)
         weather = roll_on(rules, "tactical.weather", rng)
         grid = self._map(rng, params)
-        assert rules.names is not None
-        place = pick(rng, list(rules.names.places))
+        place = names.place([side["navy"] for side in sides])
         first, second = sides[0]["name"], sides[1]["name"]
         special = [item.text for item in scenario.items if item.label == "Special rule"]
         for side in sides:

@@ -29,30 +29,79 @@ MAX_COUNT = 10_000
 
 @dataclass(frozen=True)
 class BatchOptions:
-    """What every packet of a batch shares; a resumed batch must match it."""
+    """What every packet of a batch shares; a resumed batch must match it.
 
-    ruleset: str
+    `rulesets` are taken in turn (packet 1 the first, packet 2 the second ...); `ships`,
+    `navies`, `year` and `balanced` are the order of every scenario (`Order`); `without`
+    and `spares` shape every packet.
+    """
+
+    rulesets: tuple[str, ...]
     seed: int
     count: int
-    balanced: bool = False
+    balanced: bool = True
     paper: str = "a4"
     mono: bool = False
     fillable: bool = False
     cache: bool = True
     rules_file: str | None = None
+    ships: tuple[int, ...] = ()
+    navies: tuple[str, ...] = ()
+    year: int | None = None
+    without: tuple[str, ...] = ()
+    spares: int | None = None
+
+    def ruleset(self, index: int) -> str:
+        """Return the ruleset of packet `index` (0 first): the rulesets in turn."""
+        return self.rulesets[index % len(self.rulesets)]
+
+    def order(self) -> Any:
+        from generator.generate.scenario import Order
+
+        return Order(self.ships, self.navies, self.year, self.balanced)
 
     def key(self) -> dict[str, Any]:
         """The manifest fields that identify the batch (cache is not one: same bytes)."""
         return {
-            "ruleset": self.ruleset,
+            "rulesets": list(self.rulesets),
             "seed": self.seed,
             "count": self.count,
             "balanced": self.balanced,
+            "ships": list(self.ships),
+            "navies": list(self.navies),
+            "year": self.year,
+            "without": list(self.without),
+            "spares": self.spares,
             "paper": self.paper,
             "mono": self.mono,
             "fillable": self.fillable,
             "rules": self.rules_file,
         }
+
+    def command(self, ruleset: str, seed: int | str, title: str) -> str:
+        """Return the command that makes one packet of the batch again, alone."""
+        import shlex
+
+        words = ["quartermaster", "packet", ruleset, "--seed", str(seed)]
+        if self.ships:
+            words += ["--ships", ",".join(map(str, self.ships))]
+        if self.navies:
+            words += ["--navies", ",".join(self.navies)]
+        if self.year is not None:
+            words += ["--year", str(self.year)]
+        if not self.balanced:
+            words.append("--unbalanced")
+        if self.without:
+            words += ["--without", ",".join(self.without)]
+        if self.spares is not None:
+            words += ["--spares", str(self.spares)]
+        if self.paper != "a4":
+            words += ["--paper", self.paper]
+        words += [flag for flag, on in (("--mono", self.mono), ("--fillable", self.fillable)) if on]
+        if self.rules_file:
+            words += ["--rules", self.rules_file]
+        words += ["--title", title]
+        return shlex.join(words)
 
 
 def batch_seeds(seed: int, count: int) -> list[int]:
@@ -72,14 +121,41 @@ def packet_name(ruleset: str, index: int, seed: int) -> str:
     return f"{index + 1:03d}-{ruleset}-{seed}.pdf"
 
 
-def make_packet(options: BatchOptions, index: int, seed: int, folder: str) -> dict[str, Any]:
-    """Roll, lay out and write one packet of the batch; return its manifest entry."""
+ROMAN = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
+
+
+def batch_plan(rules: Any, options: BatchOptions) -> list[dict[str, Any]]:
+    """Roll every scenario of the batch, in order, and give each a title no earlier one
+    has ("Action off Ushant II" after "Action off Ushant"); return them. The same options
+    give the same scenarios and titles, so a resumed batch matches the one it finishes."""
     from generator.generate.scenario import roll_scenario
+
+    seeds = batch_seeds(options.seed, options.count)
+    order = options.order()
+    taken: set[str] = set()
+    scenarios = []
+    for index, seed in enumerate(seeds):
+        scenario = roll_scenario(rules, options.ruleset(index), seed, order)
+        title = str(scenario["title"])
+        if title in taken:
+            title = next(
+                (f"{title} {r}" for r in ROMAN if f"{title} {r}" not in taken),
+                f"{title} ({index + 1})",
+            )
+            scenario["title"] = title
+        taken.add(title)
+        scenarios.append(scenario)
+    return scenarios
+
+
+def make_packet(
+    options: BatchOptions, index: int, scenario: dict[str, Any], folder: str
+) -> dict[str, Any]:
+    """Lay out and write one packet of the batch; return its manifest entry."""
     from generator.loading import load_rules
     from generator.pdf.packet import build_packet
 
     rules = load_rules(Path(options.rules_file) if options.rules_file else None)
-    scenario = roll_scenario(rules, options.ruleset, seed, balanced=options.balanced)
     packet = build_packet(
         rules,
         scenario,
@@ -87,13 +163,17 @@ def make_packet(options: BatchOptions, index: int, seed: int, folder: str) -> di
         mono=options.mono,
         fillable=options.fillable,
         cache=options.cache,
+        without=frozenset(options.without),
+        spares=options.spares,
     )
     pdf = packet.write()
-    name = packet_name(options.ruleset, index, seed)
+    ruleset, seed = str(scenario["ruleset"]), int(scenario["seed"])
+    name = packet_name(ruleset, index, seed)
     write_atomic(Path(folder) / name, pdf)
     balance = scenario.get("balance", {})
     return {
         "index": index + 1,
+        "ruleset": ruleset,
         "seed": seed,
         "file": name,
         "pages": packet.page_count(),
@@ -101,6 +181,7 @@ def make_packet(options: BatchOptions, index: int, seed: int, folder: str) -> di
         "title": scenario["title"],
         "sides": [side.get("name", "") for side in scenario["sides"]],
         "strengths": balance.get("strengths", []),
+        "command": options.command(ruleset, seed, str(scenario["title"])),
     }
 
 
@@ -135,11 +216,12 @@ def _write_manifest(
     )
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(["index", "seed", "file", "pages", "sha256", "title", "sides"])
+    writer.writerow(["index", "ruleset", "seed", "file", "pages", "sha256", "title", "sides"])
     for p in packets:
         writer.writerow(
             [
                 p["index"],
+                p.get("ruleset", ""),
                 p["seed"],
                 p["file"],
                 p["pages"],
@@ -198,12 +280,16 @@ def run_batch(
     ensure_dir(folder)
     _clean_leftovers(folder)
     entries, todo = plan_batch(folder, options, resume)
-    seeds = batch_seeds(options.seed, options.count)
+    from generator.loading import load_rules
+
+    scenarios = batch_plan(
+        load_rules(Path(options.rules_file) if options.rules_file else None), options
+    )
     _write_manifest(folder, options, entries)
     done = len(entries)
     if progress:
         progress(done, options.count)
-    for entry in _run(options, todo, seeds, folder, jobs):
+    for entry in _run(options, todo, scenarios, folder, jobs):
         entries[entry["index"] - 1] = entry
         _write_manifest(folder, options, entries)
         done += 1
@@ -216,17 +302,21 @@ def run_batch(
 
 
 def _run(
-    options: BatchOptions, todo: list[int], seeds: list[int], folder: Path, jobs: int
+    options: BatchOptions,
+    todo: list[int],
+    scenarios: list[dict[str, Any]],
+    folder: Path,
+    jobs: int,
 ) -> Iterator[dict[str, Any]]:
     if jobs == 1 or len(todo) <= 1:
         for index in todo:
-            yield make_packet(options, index, seeds[index], str(folder))
+            yield make_packet(options, index, scenarios[index], str(folder))
         return
     # never more workers than packets to make, nor than a few per CPU (a typo such as
     # --jobs 100000 must not fork the machine to death)
     workers = min(jobs, len(todo), 4 * (os.cpu_count() or 1))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(make_packet, options, i, seeds[i], str(folder)) for i in todo]
+        futures = [pool.submit(make_packet, options, i, scenarios[i], str(folder)) for i in todo]
         try:
             for future in as_completed(futures):
                 yield future.result()
@@ -244,13 +334,15 @@ def write_index(folder: Path, options: BatchOptions, packets: list[dict[str, Any
 
     html = render_html(
         "batch_index.html.j2",
-        doc_title=f"Batch index — {options.ruleset}, seed {options.seed}",
-        doc_subject=f"{len(packets)} scenarios of {options.ruleset} from batch seed {options.seed}",
+        doc_title=f"Batch index — {', '.join(options.rulesets)}, seed {options.seed}",
+        doc_subject=f"{len(packets)} scenarios of {', '.join(options.rulesets)} "
+        f"from batch seed {options.seed}",
         bookmarks=(),
         paper=PAPERS[options.paper],
         mono=options.mono,
         fillable=False,
         options=options.key(),
+        remake=options.command("RULESET", "SEED", "TITLE").replace("'", ""),
         packets=packets,
     )
     return write_atomic(folder / "index.pdf", html_to_pdf(html))
@@ -269,6 +361,6 @@ def check_batch_targets(folder: Path, options: BatchOptions, *, force: bool) -> 
     names = [MANIFEST, "manifest.csv", "index.pdf"]
     if options.count <= MAX_COUNT:  # a larger count is refused by run_batch
         seeds = batch_seeds(options.seed, options.count)
-        names += [packet_name(options.ruleset, i, s) for i, s in enumerate(seeds)]
+        names += [packet_name(options.ruleset(i), i, s) for i, s in enumerate(seeds)]
     for name in names:
         check_target(folder / name, force=force)

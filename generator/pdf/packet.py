@@ -80,6 +80,7 @@ class Part:
     side: int | None
     sheets: list[Sheet] = field(default_factory=list)
     gm: bool = False  # for the GM alone (the notes): never in a side's handout
+    handout: bool = False  # a shared sheet every side's handout holds too (spec `handout`)
 
 
 BLANK = Sheet()
@@ -109,7 +110,7 @@ class Packet:
         rest = [
             part
             for part in self.parts
-            if sides is None or (part.side is None and not part.gm) or part.side in sides
+            if sides is None or (part.side is None and part.handout) or part.side in sides
         ]
         if self.cover is None:
             return rest
@@ -390,6 +391,8 @@ def build_packet(
     mono: bool = False,
     fillable: bool = False,
     cache: bool = True,
+    without: frozenset[str] = frozenset(),
+    spares: int | None = None,
 ) -> Packet:
     """Lay out every sheet of a game-night packet for `scenario`.
 
@@ -397,6 +400,9 @@ def build_packet(
         cache: take static sheets (quick references, cards, spares) from the cache (made
             once per process and kept on disk); False renders everything afresh (the bytes
             are the same).
+        without: the sections to leave out (`LEAVE_OUT`: map, counters, cards ...); a
+            section this ruleset has not is no error (a batch may mix rulesets).
+        spares: how many of each blank sheet (None: one).
     """
     ruleset = str(scenario["ruleset"])
     plan = packet_plan(ruleset)
@@ -512,9 +518,19 @@ def build_packet(
         data = scenario if get_kind(kind).data == "scenario" and not blank else None
         return Part(label, None, [sheet(kind, data, (label, 1))], gm=gm)
 
-    parts += [whole(kind, get_kind(kind).title) for kind in plan["shared"]]
-    parts += [whole(kind, f"Spare: {get_kind(kind).title}", blank=True) for kind in plan["spares"]]
-    parts += [whole(kind, get_kind(kind).title, gm=True) for kind in plan["notes"]]
+    for kind in plan["shared"]:
+        if kind not in without:
+            parts.append(whole(kind, get_kind(kind).title))
+            parts[-1].handout = kind in plan["handout"]
+    copies = 0 if "spares" in without else 1 if spares is None else spares
+    for kind in plan["spares"]:
+        parts += [
+            whole(kind, f"Spare: {get_kind(kind).title}" + (f" {n}" if copies > 1 else ""), True)
+            for n in range(1, copies + 1)
+        ]
+    parts += [
+        whole(kind, get_kind(kind).title, gm=True) for kind in plan["notes"] if kind not in without
+    ]
     return Packet(
         scenario,
         parts,
@@ -528,7 +544,20 @@ def build_packet(
     )
 
 
-def check_packet_options(paper: str) -> None:
-    """Refuse a paper size before any work is done."""
+# the sections `packet --without` may leave out
+LEAVE_OUT = ("map", "counters", "cards", "playsheet", "quick-reference", "spares", "gm-notes")
+MAX_SPARES = 20
+
+
+def check_packet_options(
+    paper: str, without: Sequence[str] = (), spares: int | None = None
+) -> None:
+    """Refuse a paper size, a section to leave out or a number of spares before any work
+    is done."""
     if paper not in PAPERS:
         raise InputError(f"--paper {paper}: choose a4 or letter")
+    for section in without:
+        if section not in LEAVE_OUT:
+            raise InputError(f"--without {section}: choose from {', '.join(LEAVE_OUT)}")
+    if spares is not None and not 0 <= spares <= MAX_SPARES:
+        raise InputError(f"--spares {spares}: from 0 to {MAX_SPARES}")

@@ -457,18 +457,51 @@ def load_sheet_data(
             return gen.read_character(from_file, rules)
         return gen.roll_character(rules, seed) if seed is not None else None
     if sheet.data == "scenario":
-        from generator.generate.scenario import read_scenario, roll_scenario
+        from generator.generate.scenario import Order, read_scenario, roll_scenario
 
         if from_file is not None:
+            if sheet.kind in FLEET_KINDS and _is_fleet_file(from_file, rules):
+                return fleet_as_scenario(from_file, rules, ruleset)
             return read_scenario(from_file, rules, ruleset)
         if seed is None:
             return None
         if ruleset is None:
             raise InputError(f"--ruleset: which ruleset's scenario? ({', '.join(sheet.rulesets)})")
-        return roll_scenario(rules, ruleset, seed)
+        # the same scenario 'quartermaster packet RULESET --seed N' prints: balanced
+        return roll_scenario(rules, ruleset, seed, Order())
     if from_file is not None or seed is not None:
         raise InputError(f"the {sheet.kind} sheet is the same for every game: no --from or --seed")
     return None
+
+
+# the sheets that print one fleet as well as a scenario's sides (--from a fleet file)
+FLEET_KINDS = ("roster", "ship-log", "counters")
+
+
+def _is_fleet_file(path: Path, rules: Rules) -> bool:
+    from generator.generate.scenario import identify
+    from generator.loading.yamlfile import read_yaml
+
+    return identify(read_yaml(path).data, sorted(rules.rulesets))[0] == "fleet"
+
+
+def fleet_as_scenario(path: Path, rules: Rules, ruleset: str | None) -> dict[str, Any]:
+    """Read a fleet file (``quartermaster fleet``, edited or not) as a one-side scenario,
+    for the sheets that print a side: its roster, its ships' logs, its counters."""
+    from generator.generate.scenario import read_force
+
+    force = read_force(path, rules, ruleset)
+    side = {k: v for k, v in force.items() if k not in ("ruleset", "seed", "year")}
+    scenario: dict[str, Any] = {
+        "ruleset": force["ruleset"],
+        "seed": force.get("seed", 0),
+        "title": str(side.get("name", "")),
+        "sides": [side],
+        "fleet_only": True,
+    }
+    if "year" in force:
+        scenario["year"] = force["year"]
+    return scenario
 
 
 def default_path(
