@@ -161,7 +161,7 @@ def test_packet_and_handouts_are_checked_before_rendering(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(generator.pdf.packet, "build_packet", never)
     (tmp_path / "output").mkdir()
-    handout = tmp_path / "output" / "packet-duel-4-side2.pdf"
+    handout = tmp_path / "output" / "packet-duel-4-portuguese.pdf"  # the second side's navy
     handout.write_text(FOREIGN)
     args = ("packet", "duel", "--seed", "4", "--handouts")
     refused(capsys, handout, *args)
