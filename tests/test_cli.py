@@ -197,7 +197,7 @@ def test_bad_from_file_is_refused_with_its_key_path(
     bad.write_text("ruleset: tactical\nseed: 1\ntitle: x\nsides: nope\n")
     code, out, err = run(capsys, "scenario", "tactical", "--from", str(bad))
     assert code == 2 and out == ""
-    assert f"error: {bad}:4: sides: expected a list, found str" in err
+    assert f"error: {bad}:4: sides: expected a list of sides, found" in err
 
 
 def test_fleet_for_duel_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

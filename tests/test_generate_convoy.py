@@ -193,7 +193,7 @@ def test_strength_counts_merchants_half(rules: Rules) -> None:
 def test_generated_edited_and_reread_round_trips(rules: Rules, tmp_path: Path, fmt: str) -> None:
     scenario = roll_scenario(rules, "convoy", 9)
     scenario["sides"][0]["ships"][0]["name"] = "Earl of <&> “Abergavenny”"
-    scenario["sides"][1]["ships"][0]["guns"] = 4
+    scenario["sides"][1]["ships"][0]["guns"] = 2  # within what the marker table gives (0..3)
     path = tmp_path / f"scenario.{fmt}"
     path.write_text(dump(scenario, fmt), encoding="utf-8")
     again = read_scenario(path, rules, "convoy")
@@ -218,13 +218,15 @@ def test_edited_file_errors_name_the_key_path_and_line(rules: Rules, tmp_path: P
     with pytest.raises(DataError, match=r"sides\[0\]\.ships\[0\]\.size: 'huge'") as caught:
         read_scenario(path, rules, "convoy")
     text = "\n".join(caught.value.problems)
-    assert "sides[0].ships[0].size: 'huge' is not one of small, medium, large" in text
-    assert "sides[0].ships[1].condition: 'seasick' is not one of scurvy" in text
+    assert (
+        "sides[0].ships[0].size: 'huge' is not a ship size (allowed: small, medium, large)" in text
+    )
+    assert "sides[0].ships[1].condition: 'seasick' is not " in text and "(allowed: scurvy" in text
     assert "sides[1].ships[0].kind: merchants sail only on the convoy side" in text
-    assert "sides[1].ships[1].sail: -1 is out of range 0..10" in text
-    assert "map.exit_edge: 'up' is not one of east, west, north, south" in text
+    assert "sides[1].ships[1].sail: -1 is out of range 1..3 for sail" in text
+    assert "map.exit_edge: 'up' is not " in text and "(allowed: east, west, north, south" in text
     assert f"map.start.0[0]: hex [{col}, {row}] is fog, not sea" in text
-    assert "map.start.1[0]: hex [99, 0] is off the map" in text
+    assert "map.start.1[0]: hex [99, 0] is off the 22 × 16 map" in text
     assert all(p.startswith(f"{path}:") for p in caught.value.problems)
     lines = path.read_text(encoding="utf-8").splitlines()
     on_line = {int(p.split(":")[1]): p for p in caught.value.problems}

@@ -48,5 +48,5 @@ def test_character_round_trips_and_bad_edits_are_refused(rules: Rules, tmp_path:
         read_character(path, rules)
     text = "\n".join(caught.value.problems)
     assert "attributes.strength: expected a whole number, found 'strong'" in text
-    assert "weapons[0].name: 'Lightsaber' is not one of Dagger" in text
+    assert "weapons[0].name: 'Lightsaber' is not a weapon (allowed: Dagger" in text
     assert all(p.startswith(f"{path}:") for p in caught.value.problems)

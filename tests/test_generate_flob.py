@@ -305,9 +305,9 @@ def test_edited_file_errors_name_the_key_path_and_line(rules: Rules, tmp_path: P
         read_scenario(path, rules, "flob")
     text = "\n".join(caught.value.problems)
     assert "sides[1].ships[1].hull: expected a whole number, found 'lots'" in text
-    assert "sides[0].ships[1].rate: 'Galleon' is not one of 1st, 2nd, 3rd" in text
+    assert "sides[0].ships[1].rate: 'Galleon' is not a rate (allowed: 1st, 2nd, 3rd" in text
     assert "sides[0].ships: a squadron has exactly one flagship, found 2" in text
-    assert "sides[1].admiral.quality: 'Drunk' is not one of Inept" in text
+    assert "sides[1].admiral.quality: 'Drunk' is not " in text and "(allowed: Inept" in text
     assert f"map.features[{feature}]: overlaps the deployment zone of side 0" in text
     assert all(p.startswith(f"{path}:") for p in caught.value.problems)
     lines = path.read_text(encoding="utf-8").splitlines()

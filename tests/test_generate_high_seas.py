@@ -249,14 +249,20 @@ def test_edited_file_errors_name_the_key_path_and_line(rules: Rules, tmp_path: P
     text = "\n".join(caught.value.problems)
     assert "sides[0].ships[0].batteries: the four batteries hold" in text
     assert "sides[0].ships[0].trained_fighters: expected a whole number, found 'lots'" in text
-    assert "sides[0].ships[0].officers[3].role: 'Bosun' is not one of Captain" in text
+    assert (
+        "sides[0].ships[0].officers[3].role: 'Bosun' is not an officer's role (allowed: Captain"
+        in text
+    )
     assert "sides[0].ships[0].officers: a ship has one each of Captain" in text
     assert "sides[0].ships[0].chief_gunner_master_superior: is " in text
-    assert "sides[1].ships[1].type: 'Dreadnought' is not one of Cutter" in text
-    assert "sides[1].ships[1].officers[0].skills.Strategy: 'Genius' is not one of" in text
-    assert "sides[1].ships[1].pistols: " in text and "is out of range" in text
-    assert "range.band: 'Too Far' is not one of Far, Long, Medium, Short, Close" in text
-    assert "map: high seas uses range bands: map must be null" in text
+    assert "sides[1].ships[1].type: 'Dreadnought' is not " in text and "(allowed: Cutter" in text
+    assert "sides[1].ships[1].officers[0].skills.Strategy: 'Genius' is not " in text
+    assert "sides[1].ships[1].pistols: " in text and "is more than the trained fighters" in text
+    assert (
+        "range.band: 'Too Far' is not " in text
+        and "(allowed: Far, Long, Medium, Short, Close" in text
+    )
+    assert "map: map must be null (high seas uses range bands), found a mapping" in text
     assert all(p.startswith(f"{path}:") for p in caught.value.problems)
     lines = path.read_text(encoding="utf-8").splitlines()
     (bosun,) = [p for p in caught.value.problems if "'Bosun'" in p]
@@ -271,5 +277,7 @@ def test_force_file_round_trips_and_is_checked(rules: Rules, tmp_path: Path) -> 
     assert read_force(path, rules, "high-seas") == force
     del force["ships"][0]["officers"][1]
     path.write_text(json.dumps(force, indent=1), encoding="utf-8")
-    with pytest.raises(DataError, match=r"ships\[0\]\.officers: expected at least 4 entries"):
+    with pytest.raises(
+        DataError, match=r"ships\[0\]\.officers: expected exactly 4 officers, found 3"
+    ):
         read_force(path, rules, "high-seas")

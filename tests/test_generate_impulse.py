@@ -193,12 +193,18 @@ def test_edited_file_errors_name_the_key_path_and_line(rules: Rules, tmp_path: P
     with pytest.raises(DataError, match=r"sides\[0\]\.ships\[0\]\.hull_type") as caught:
         read_scenario(path, rules, "impulse")
     text = "\n".join(caught.value.problems)
-    assert "sides[0].ships[0].hull_type: 'Speedy' is not one of Fast, Average, Slow" in text
+    assert (
+        "sides[0].ships[0].hull_type: 'Speedy' is not a hull type (allowed: Fast, Average, Slow)"
+        in text
+    )
     assert "sides[0].ships[0].guns: expected a whole number, found 'many'" in text
     assert "sides[0].ships[0].crew_quality: 5 is out of range -2..2" in text
-    assert "sides[0].ships[0].morale: 'Jolly' is not one of Broken, Unfit, Steady, Handy" in text
-    assert "sides[1].ships[0].class: 'Galleon' is not one of Cutter" in text
-    assert "wind.direction: 'Up' is not one of North" in text
+    assert (
+        "sides[0].ships[0].morale: 'Jolly' is not " in text
+        and "(allowed: Broken, Unfit, Steady, Handy" in text
+    )
+    assert "sides[1].ships[0].class: 'Galleon' is not " in text and "(allowed: Cutter" in text
+    assert "wind.direction: 'Up' is not " in text and "(allowed: North" in text
     assert "map.rows[0]: land in a side's starting columns" in text
     assert all(p.startswith(f"{path}:") for p in caught.value.problems)
     lines = path.read_text(encoding="utf-8").splitlines()

@@ -194,7 +194,7 @@ def test_scenario_has_everything_a_briefing_needs(rules: Rules) -> None:
 def test_generated_edited_and_reread_round_trips(rules: Rules, tmp_path: Path, fmt: str) -> None:
     scenario = roll_scenario(rules, "tactical", 9)
     scenario["sides"][0]["ships"][0]["name"] = "Bellerophon <&> “Billy Ruffian”"
-    scenario["sides"][1]["ships"][2]["ratings"]["hull"] = 9
+    scenario["sides"][1]["ships"][2]["ratings"]["hull"] = 5  # within what the rules allow (1..6)
     path = tmp_path / f"scenario.{fmt}"
     path.write_text(dump(scenario, fmt), encoding="utf-8")
     again = read_scenario(path, rules, "tactical")
@@ -213,7 +213,7 @@ def test_edited_file_errors_name_the_key_path_and_line(rules: Rules, tmp_path: P
         read_scenario(path, rules, "tactical")
     text = "\n".join(caught.value.problems)
     assert "sides[1].ships[2].ratings.hull: expected a whole number, found 'lots'" in text
-    assert "sides[0].ships[1].class: 'Galleon' is not one of 1st Class" in text
+    assert "sides[0].ships[1].class: 'Galleon' is not a ship class (allowed: 1st Class" in text
     assert "a fleet has exactly one flagship" in text
     assert all(p.startswith(f"{path}:") for p in caught.value.problems)
 

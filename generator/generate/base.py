@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from generator.errors import InputError, QuartermasterError
-from generator.generate.common import FLAGS_OF_CONVENIENCE, Checker, Names, year_span
+from generator.generate.common import FLAGS_OF_CONVENIENCE, Names, year_span
 from generator.loading import Rules
-from generator.loading.yamlfile import KeyPath
 
 if TYPE_CHECKING:
     from generator.render.kinds.ship_log import Log
@@ -68,13 +67,6 @@ class RulesetGenerator(ABC):
         """Return the briefing's sentence saying how the sides' sizes depart from the size
         the rules fix, or None (the rules roll the size, or none was asked)."""
         return None
-
-    @abstractmethod
-    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
-        """Check an edited side; report each problem through `checker`."""
-
-    def check_setting(self, checker: Checker, rules: Rules, scenario: dict[str, Any]) -> None:  # noqa: B027
-        """Check an edited scenario's setting (wind, map ...); optional."""
 
     def side_name(self, names: Names, navy: str) -> str:
         return f"{names.navy_title(navy)} squadron"

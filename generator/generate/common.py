@@ -253,35 +253,6 @@ class Checker:
             return None
         return str(value)
 
-    def grid_rows(
-        self, grid: dict[str, Any], where: KeyPath, legend: dict[str, str], cell: str
-    ) -> tuple[int | None, int | None, list[Any]]:
-        """Check a map's width, height, legend and rows of one character per `cell`.
-
-        Returns:
-            the width and height (None where wrong) and the rows, for further checks.
-        """
-        width = self.integer(grid, "width", where, 4, 200)
-        height = self.integer(grid, "height", where, 4, 200)
-        if grid.get("legend") != legend:
-            self.fail((*where, "legend"), f"the legend must be {legend}")
-        rows = self.items(self.require(grid, "rows", where), (*where, "rows"))
-        if height is not None and rows and len(rows) != height:
-            self.fail((*where, "rows"), f"expected {height} rows (height), found {len(rows)}")
-        for i, row in enumerate(rows):
-            if not isinstance(row, str):
-                self.fail((*where, "rows", i), f"expected a row of text, found {row!r}")
-                continue
-            if width is not None and len(row) != width:
-                self.fail(
-                    (*where, "rows", i), f"expected {width} {cell}s (width), found {len(row)}"
-                )
-            stray = sorted(set(row) - set(legend))
-            if stray:
-                keys = " ".join(legend)
-                self.fail((*where, "rows", i), f"unknown {cell} {stray[0]!r} (legend: {keys})")
-        return width, height, rows
-
     def raise_if_any(self) -> None:
         if self.problems:
             raise DataError(self.problems)

@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Any
 from generator.errors import InputError
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import (
-    MAX_SHIPS,
-    Checker,
     Names,
     pick,
     roll_on,
@@ -25,7 +23,6 @@ from generator.generate.common import (
     wind_entry,
 )
 from generator.loading import Rules
-from generator.loading.yamlfile import KeyPath
 from generator.text import listed
 
 if TYPE_CHECKING:
@@ -34,8 +31,6 @@ if TYPE_CHECKING:
 ROLES = ("convoy", "raiders")
 KINDS = ("warship", "merchant")
 MARKERS = ("crew", "guns", "sail")
-MAX_MARKERS = 10
-EDGES = ("east", "west", "north", "south")
 OPPOSITE = {"east": "west", "west": "east", "north": "south", "south": "north"}
 LEGEND = {".": "sea", "~": "fog", ":": "shallows"}
 # flat-topped hexes, odd columns half a hex lower: the six neighbours by column parity
@@ -298,123 +293,6 @@ class ConvoyGenerator(RulesetGenerator):
             "start": start,
         }
         return grid, flank
-
-    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
-        data = checker.mapping(side, path)
-        if data is None:
-            return
-        checker.text(data, "name", path)
-        role = checker.choice(data, "role", path, list(ROLES))
-        composition = checker.mapping(
-            checker.require(data, "composition", path), (*path, "composition")
-        )
-        if composition is not None and "ships" in composition:
-            # the size the GM asked for (--ships), not rolled
-            checker.integer(composition, "ships", (*path, "composition"), 1, MAX_SHIPS)
-            checker.text(composition, "result", (*path, "composition"))
-        elif composition is not None:
-            checker.integer(composition, "roll", (*path, "composition"), 1, 6)
-            if role is not None:
-                table = (
-                    "convoy.convoy-composition" if role == "convoy" else "convoy.raider-composition"
-                )
-                checker.choice(
-                    composition, "result", (*path, "composition"), _results(rules, table)
-                )
-        ships = checker.items(checker.require(data, "ships", path), (*path, "ships"), minimum=1)
-        merchants = 0
-        for i, ship in enumerate(ships):
-            where = (*path, "ships", i)
-            entry = checker.mapping(ship, where)
-            if entry is None:
-                continue
-            checker.text(entry, "name", where, max_length=60)
-            kind = checker.choice(entry, "kind", where, list(KINDS))
-            checker.choice(entry, "size", where, sizes(rules))
-            for key in MARKERS:
-                checker.integer(entry, key, where, 0, MAX_MARKERS)
-            checker.choice(entry, "condition", where, conditions(rules))
-            if kind == "merchant":
-                merchants += 1
-                if role == "raiders":
-                    checker.fail((*where, "kind"), "merchants sail only on the convoy side")
-        if role == "convoy" and ships and not merchants:
-            checker.fail((*path, "ships"), "a convoy needs at least one merchant")
-
-    def check_setting(self, checker: Checker, rules: Rules, scenario: dict[str, Any]) -> None:
-        sides = scenario.get("sides")
-        if isinstance(sides, list):
-            if len(sides) != 2:
-                checker.fail(("sides",), f"a convoy scenario has 2 sides, found {len(sides)}")
-            for i, role in enumerate(ROLES[: len(sides)]):
-                if isinstance(sides[i], dict) and sides[i].get("role") not in (None, role):
-                    checker.fail(("sides", i, "role"), f"side {i} must be the {role}")
-        wind = checker.mapping(checker.require(scenario, "wind", ()), ("wind",))
-        if wind is not None:
-            checker.integer(wind, "roll", ("wind",), 1, 6)
-            checker.choice(wind, "direction", ("wind",), _results(rules, "convoy.wind"))
-            checker.integer(wind, "from_bearing", ("wind",), 0, 359)
-        weather = checker.mapping(checker.require(scenario, "weather", ()), ("weather",))
-        if weather is not None:
-            checker.integer(weather, "roll", ("weather",), 1, 6)
-            checker.choice(weather, "result", ("weather",), _results(rules, "convoy.weather"))
-            checker.text(weather, "effect", ("weather",))
-        clock = checker.mapping(checker.require(scenario, "battle_clock", ()), ("battle_clock",))
-        if clock is not None:
-            checker.integer(clock, "loop", ("battle_clock",), 1, 500)
-            moves = checker.items(
-                checker.require(clock, "moves", ("battle_clock",)), ("battle_clock", "moves"), 1
-            )
-            for i, move in enumerate(moves):
-                if not isinstance(move, int) or isinstance(move, bool) or not 1 <= move <= 20:
-                    checker.fail(("battle_clock", "moves", i), f"expected 1..20, found {move!r}")
-        self._check_map(checker, scenario, sides if isinstance(sides, list) else [])
-
-    def _check_map(self, checker: Checker, scenario: dict[str, Any], sides: list[Any]) -> None:
-        where: KeyPath = ("map",)
-        grid = checker.mapping(checker.require(scenario, "map", ()), where)
-        if grid is None:
-            return
-        checker.choice(grid, "kind", where, ["hex"])
-        checker.choice(grid, "orientation", where, ["flat"])
-        checker.choice(grid, "layout", where, ["odd-q"])
-        checker.choice(grid, "exit_edge", where, list(EDGES))
-        width, height, rows = checker.grid_rows(grid, where, LEGEND, "hex")
-        start = checker.mapping(checker.require(grid, "start", where), (*where, "start"))
-        if start is None:
-            return
-        if sorted(start) != ["0", "1"]:
-            checker.fail((*where, "start"), "start needs the keys '0' (convoy) and '1' (raiders)")
-        taken: set[tuple[int, int]] = set()
-        for key in ("0", "1"):
-            if key not in start:
-                continue
-            at: KeyPath = (*where, "start", key)
-            hexes = checker.items(start[key], at)
-            side = sides[int(key)] if int(key) < len(sides) else None
-            ships = side.get("ships") if isinstance(side, dict) else None
-            if isinstance(ships, list) and len(hexes) != len(ships):
-                checker.fail(
-                    at, f"expected a start hex for each of {len(ships)} ships, found {len(hexes)}"
-                )
-            for j, pair in enumerate(hexes):
-                if (
-                    not isinstance(pair, list)
-                    or len(pair) != 2
-                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
-                ):
-                    checker.fail((*at, j), f"expected [column, row], found {pair!r}")
-                    continue
-                col, row = pair
-                if width is None or height is None or not (0 <= col < width and 0 <= row < height):
-                    checker.fail((*at, j), f"hex {pair} is off the map")
-                    continue
-                line = rows[row] if row < len(rows) and isinstance(rows[row], str) else ""
-                if col < len(line) and line[col] != ".":
-                    checker.fail((*at, j), f"hex {pair} is {LEGEND.get(line[col], '?')}, not sea")
-                if (col, row) in taken:
-                    checker.fail((*at, j), f"hex {pair} holds two ships")
-                taken.add((col, row))
 
 
 # ---------------------------------------------------------------- the ship's log

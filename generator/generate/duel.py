@@ -17,7 +17,7 @@ from generator.errors import InputError
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Checker, Names, pick, roll_on
 from generator.loading import Rules, thaw
-from generator.loading.yamlfile import KeyPath, read_yaml
+from generator.loading.yamlfile import read_yaml
 
 ATTRIBUTES = ("strength", "endurance", "dexterity", "wit")
 HOUSE = (
@@ -116,49 +116,15 @@ def roll_character(rules: Rules, seed: int) -> dict[str, Any]:
     return {"ruleset": "duel", "seed": seed, **roll_person(rules, rng, names, nationality)}
 
 
-def check_person(checker: Checker, rules: Rules, person: Any, path: KeyPath) -> None:
-    """Check an edited duellist; report problems through `checker`."""
-    data = checker.mapping(person, path)
-    if data is None:
-        return
-    checker.text(data, "name", path, max_length=60)
-    checker.text(data, "nationality", path, max_length=60)
-    checker.text(data, "style", path, max_length=60)
-    attrs = checker.mapping(checker.require(data, "attributes", path), (*path, "attributes"))
-    if attrs is not None:
-        for name in ATTRIBUTES:
-            checker.integer(attrs, name, (*path, "attributes"), 1, 30)
-    checker.integer(data, "hit_points", path, 1, 60)
-    checker.integer(data, "height_cm", path, 100, 230)
-    expertise = checker.mapping(checker.require(data, "expertise", path), (*path, "expertise"))
-    if expertise is not None:
-        for group in rules.table("duel.expertise").params["groups"]:
-            checker.integer(expertise, group, (*path, "expertise"), 0, 30)
-    weapons = checker.items(checker.require(data, "weapons", path), (*path, "weapons"), minimum=1)
-    labels = list(rules.table("duel.weapons").axes[0].labels)
-    for i, weapon in enumerate(weapons):
-        entry = checker.mapping(weapon, (*path, "weapons", i))
-        if entry is not None:
-            checker.choice(entry, "name", (*path, "weapons", i), labels)
-            for key in ("min_str", "adv_str", "weapon_bonus", "parry_bonus"):
-                checker.integer(entry, key, (*path, "weapons", i), -10, 30)
-            for key in ("hand", "type", "damage"):
-                checker.text(entry, key, (*path, "weapons", i), max_length=60)
-    skills = checker.mapping(checker.require(data, "skills", path), (*path, "skills"))
-    if skills is not None:
-        for skill in skills:
-            checker.text(skills, skill, (*path, "skills"), max_length=60)
-    checker.choice(data, "armour", path, list(rules.table("duel.armour").axes[0].labels))
-
-
 def read_character(path: Path, rules: Rules) -> dict[str, Any]:
     """Read an edited duellist file and check it."""
     from generator.generate.scenario import expect_kind
+    from generator.schema import check_character
 
     doc = read_yaml(path)
     expect_kind(path, doc.data, rules, "character", "duel", "--from")
     checker = Checker(doc)
-    check_person(checker, rules, doc.data, ())
+    check_character(checker, rules, doc.data)
     checker.raise_if_any()
     if not isinstance(doc.data, dict):
         raise InputError(f"{path}: not a character")
@@ -230,14 +196,3 @@ class DuelGenerator(RulesetGenerator):
             "victory": [item.text for item in scenario.items if item.label == "Victory"],
             "special_rules": special,
         }
-
-    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
-        data = checker.mapping(side, path)
-        if data is None:
-            return
-        checker.text(data, "name", path, max_length=60)
-        people = checker.items(
-            checker.require(data, "characters", path), (*path, "characters"), minimum=1
-        )
-        for i, person in enumerate(people):
-            check_person(checker, rules, person, (*path, "characters", i))

@@ -17,9 +17,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
-from generator.generate.common import Checker, Names, roll_on
+from generator.generate.common import Names, roll_on
 from generator.loading import Rules, thaw
-from generator.loading.yamlfile import KeyPath
 
 if TYPE_CHECKING:
     from generator.render.kinds.ship_log import Log
@@ -37,15 +36,6 @@ RATING_FIELDS = (
     "crew_parties",
 )
 # (field, lowest, highest) an edited ship may hold; wide enough for damaged or odd ships
-NUMBER_RANGES = (
-    ("guns", 1, 200),
-    ("movement_class", 1, 2),
-    ("broadside", 0, 40),
-    ("hull", 0, 40),
-    ("masts", 0, 4),
-    ("mast_rating", 0, 12),
-    ("crew_parties", 0, 20),
-)
 # The sheet's printed modifiers, used only by `strength` (which is given no rules): crew
 # Elite +2, Veteran +1, Poor -1 (tactical, reload, fire-fighting, strike and boarding
 # modifiers); captain and admiral Superior +2, Inspired +1, Inept -1 (5.7, 6.8, 8.1, 6.11).
@@ -61,10 +51,6 @@ def ship_row(rules: Rules, rate: str) -> dict[str, Any]:
     """Return the flob.ship-ratings row of `rate` as plain data."""
     table = rules.table("flob.ship-ratings")
     return dict(thaw(table.cell(table.axes[0].labels.index(rate))))
-
-
-def _results(rules: Rules, table_id: str) -> list[str]:
-    return [str(cell["result"]) for cell in rules.table(table_id).cells]
 
 
 def _axis_labels(rules: Rules, table_id: str, axis_name: str) -> list[str]:
@@ -351,114 +337,6 @@ class FlobGenerator(RulesetGenerator):
             f"The year is {year}, before 1780: only 5th and 6th rates (and unrated craft) "
             "have their damage reduced against 1st to 3rd rates (flob.damage-reduction)."
         )
-
-    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
-        data = checker.mapping(side, path)
-        if data is None:
-            return
-        checker.text(data, "name", path)
-        if rules.names is not None:
-            checker.choice(data, "navy", path, sorted(rules.names.navies))
-        else:
-            checker.text(data, "navy", path)
-        admiral = checker.mapping(checker.require(data, "admiral", path), (*path, "admiral"))
-        if admiral is not None:
-            checker.text(admiral, "name", (*path, "admiral"), max_length=60)
-            checker.choice(
-                admiral, "quality", (*path, "admiral"), _results(rules, "flob.admiral-quality")
-            )
-        rates = list(rules.table("flob.ship-ratings").axes[0].labels)
-        rigs = _axis_labels(rules, "flob.sailing-movement", "rig")
-        classes = _axis_labels(rules, "flob.range-modifiers", "gunnery_class")
-        crews = _results(rules, "flob.crew-quality")
-        captains = _results(rules, "flob.captain-quality")
-        ships = checker.items(checker.require(data, "ships", path), (*path, "ships"), minimum=1)
-        flagships = 0
-        for i, ship in enumerate(ships):
-            where = (*path, "ships", i)
-            entry = checker.mapping(ship, where)
-            if entry is None:
-                continue
-            checker.text(entry, "name", where, max_length=60)
-            checker.choice(entry, "rate", where, rates)
-            checker.choice(entry, "rig", where, rigs)
-            checker.choice(entry, "gunnery_class", where, classes)
-            for key, low, high in NUMBER_RANGES:
-                checker.integer(entry, key, where, low, high)
-            checker.choice(entry, "crew_quality", where, crews)
-            checker.text(entry, "captain", where, max_length=60)
-            checker.choice(entry, "captain_quality", where, captains)
-            flagships += bool(checker.boolean(entry, "flagship", where))
-        if ships and flagships != 1:
-            checker.fail(
-                (*path, "ships"), f"a squadron has exactly one flagship, found {flagships}"
-            )
-
-    def check_setting(self, checker: Checker, rules: Rules, scenario: dict[str, Any]) -> None:
-        checker.integer(scenario, "year", (), 1500, 1900)
-        wind = checker.mapping(checker.require(scenario, "wind", ()), ("wind",))
-        if wind is not None:
-            checker.integer(wind, "roll", ("wind",))
-            checker.choice(wind, "direction", ("wind",), _results(rules, "flob.wind"))
-            checker.integer(wind, "from_bearing", ("wind",), 0, 359)
-            checker.text(wind, "strength", ("wind",))
-        weather = checker.mapping(checker.require(scenario, "weather", ()), ("weather",))
-        if weather is not None:
-            checker.integer(weather, "roll", ("weather",))
-            checker.choice(weather, "result", ("weather",), _results(rules, "flob.weather"))
-            checker.text(weather, "gunnery", ("weather",))
-            checker.boolean(weather, "gale", ("weather",))
-            checker.text(weather, "effect", ("weather",), max_length=400)
-        layout = checker.mapping(checker.require(scenario, "map", ()), ("map",))
-        if layout is not None:
-            sides = scenario.get("sides")
-            self._check_layout(checker, layout, len(sides) if isinstance(sides, list) else 0)
-
-    def _check_layout(self, checker: Checker, layout: dict[str, Any], sides: int) -> None:
-        path: KeyPath = ("map",)
-        checker.choice(layout, "kind", path, ["table"])
-        width = checker.integer(layout, "width_cm", path, 30, 1000)
-        height = checker.integer(layout, "height_cm", path, 30, 1000)
-        checker.integer(layout, "wind_from", path, 0, 359)
-        size = (width, height) if width is not None and height is not None else None
-        features = self._boxes(checker, layout, "features", size, sides)
-        zones = self._boxes(checker, layout, "deployment", size, sides)
-        for where, feature in features:
-            for _, zone in zones:
-                if _overlaps(feature, zone):
-                    checker.fail(where, f"overlaps the deployment zone of side {zone['side']}")
-
-    def _boxes(
-        self,
-        checker: Checker,
-        layout: dict[str, Any],
-        key: str,
-        size: tuple[int, int] | None,
-        sides: int,
-    ) -> list[tuple[KeyPath, dict[str, Any]]]:
-        """Check the features or deployment zones; return the ones with whole positions."""
-        found = []
-        raw = checker.items(checker.require(layout, key, ("map",)), ("map", key))
-        for i, item in enumerate(raw):
-            where: KeyPath = ("map", key, i)
-            entry = checker.mapping(item, where)
-            if entry is None:
-                continue
-            if key == "features":
-                checker.choice(entry, "type", where, list(FEATURE_TYPES))
-                checker.text(entry, "label", where, max_length=60)
-            elif checker.integer(entry, "side", where, 0, max(sides - 1, 0)) is None:
-                continue
-            corner = [checker.integer(entry, k, where, 0, None) for k in ("x_cm", "y_cm")]
-            extent = [checker.integer(entry, k, where, 1, None) for k in ("w_cm", "h_cm")]
-            if None in corner or None in extent:
-                continue
-            if size is not None and (
-                entry["x_cm"] + entry["w_cm"] > size[0] or entry["y_cm"] + entry["h_cm"] > size[1]
-            ):
-                checker.fail(where, f"lies outside the {size[0]} × {size[1]} cm table")
-            found.append((where, entry))
-        return found
 
 
 # ---------------------------------------------------------------- the ship's log

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
-from generator.generate.common import Checker, Names, roll_on
-from generator.generate.duel import check_person, roll_person
+from generator.generate.common import Names, roll_on
+from generator.generate.duel import roll_person
 from generator.loading import Rules, thaw
-from generator.loading.yamlfile import KeyPath
 
 if TYPE_CHECKING:
     from generator.render.kinds.ship_log import Log
@@ -42,7 +40,6 @@ DUEL_SKILLS = "duel.skills"
 # the keys of a ship's batteries, in the order of high-seas.ship-types params batteries
 BATTERIES = ("port", "starboard", "stern", "chasers")
 CAPTAIN, FIRST_MATE, CHIEF_GUNNER = "Captain", "First Mate", "Chief Gunner"
-_FRACTION = re.compile(r"[1-9][0-9]*/[1-9][0-9]*")
 
 
 def share(count: int, fraction: Fraction, rounding: str = "up") -> int:
@@ -285,126 +282,6 @@ class HighSeasGenerator(RulesetGenerator):
         return " ".join(notes)
 
     # ------------------------------------------------------------------ checking
-
-    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
-        data = checker.mapping(side, path)
-        if data is None:
-            return
-        checker.text(data, "name", path)
-        if rules.names is not None:
-            checker.choice(data, "navy", path, sorted(rules.names.navies))
-        ships = checker.items(checker.require(data, "ships", path), (*path, "ships"), minimum=1)
-        for i, ship in enumerate(ships):
-            self._check_ship(checker, rules, ship, (*path, "ships", i))
-
-    def _check_ship(self, checker: Checker, rules: Rules, ship: Any, where: KeyPath) -> None:
-        entry = checker.mapping(ship, where)
-        if entry is None:
-            return
-        checker.text(entry, "name", where, max_length=60)
-        checker.choice(entry, "type", where, list(rules.table(SHIP_TYPES).axes[0].labels))
-        sizes = [int(s) for s in rules.table(SHIP_TYPES).params["size_classes"]]
-        checker.integer(entry, "size", where, min(sizes), max(sizes))
-        checker.boolean(entry, "navy_ship", where)
-        guns = checker.integer(entry, "guns", where, 0, 300)
-        batteries = checker.mapping(
-            checker.require(entry, "batteries", where), (*where, "batteries")
-        )
-        if batteries is not None:
-            checker.only(batteries, BATTERIES, (*where, "batteries"))
-            counts = [
-                checker.integer(batteries, b, (*where, "batteries"), 0, 300) for b in BATTERIES
-            ]
-            if guns is not None and all(n is not None for n in counts):
-                total = sum(n for n in counts if n is not None)
-                if total != guns:
-                    checker.fail(
-                        (*where, "batteries"),
-                        f"the four batteries hold {total} guns but guns is {guns}",
-                    )
-        for key in ("hull_hp", "rigging_hp"):
-            checker.integer(entry, key, where, 0, 10_000)
-        for key in ("speed", "handling"):
-            checker.integer(entry, key, where, -10, 40)
-        crew = checker.integer(entry, "crew", where, 0, 5000)
-        trained = checker.integer(entry, "trained_fighters", where, 0, crew)
-        checker.integer(entry, "pistols", where, 0, trained)
-        fraction = checker.text(entry, "fighters_share", where, max_length=10)
-        if fraction is not None and not _FRACTION.fullmatch(fraction):
-            checker.fail(
-                (*where, "fighters_share"), f"expected a fraction like 1/3, found {fraction!r}"
-            )
-        if entry.get("fighters_roll") is not None:
-            checker.integer(entry, "fighters_roll", where, -20, 40)
-        else:
-            checker.require(entry, "fighters_roll", where)
-        checker.integer(entry, "swivels", where, 0, 200)
-        flag = checker.boolean(entry, "chief_gunner_master_superior", where)
-        self._check_officers(checker, rules, entry, where, flag)
-
-    def _check_officers(
-        self,
-        checker: Checker,
-        rules: Rules,
-        ship: dict[str, Any],
-        where: KeyPath,
-        flag: bool | None,
-    ) -> None:
-        roles = officer_roles(rules)
-        officers = checker.items(
-            checker.require(ship, "officers", where), (*where, "officers"), minimum=len(roles)
-        )
-        skills = [str(s) for s in rules.table(DUEL_SKILLS).params["skills"]]
-        levels = list(skill_levels(rules))
-        found: list[str] = []
-        for j, officer in enumerate(officers):
-            at = (*where, "officers", j)
-            check_person(checker, rules, officer, at)
-            if not isinstance(officer, dict):
-                continue
-            role = checker.choice(officer, "role", at, roles)
-            if role is not None:
-                found.append(role)
-            table = officer.get("skills")  # check_person reported it if missing or not a mapping
-            if isinstance(table, dict):
-                for skill in skills:
-                    checker.choice(table, skill, (*at, "skills"), levels)
-        if officers and sorted(found) != sorted(roles):
-            checker.fail(
-                (*where, "officers"),
-                f"a ship has one each of {', '.join(roles)}; found {', '.join(found) or 'none'}",
-            )
-        gunner = _officer(ship, CHIEF_GUNNER)
-        gunnery = (gunner or {}).get("skills", {})
-        if flag is not None and isinstance(gunnery, dict) and "Gunnery" in gunnery:
-            best = master_superior(rules)
-            if flag != (gunnery["Gunnery"] == best):
-                checker.fail(
-                    (*where, "chief_gunner_master_superior"),
-                    f"is {str(flag).lower()} but the Chief Gunner's Gunnery is "
-                    f"{gunnery['Gunnery']} (true only for {best})",
-                )
-
-    def check_setting(self, checker: Checker, rules: Rules, scenario: dict[str, Any]) -> None:
-        wind = checker.mapping(checker.require(scenario, "wind", ()), ("wind",))
-        if wind is not None:
-            checker.text(wind, "result", ("wind",))
-        weather = checker.mapping(checker.require(scenario, "weather", ()), ("weather",))
-        if weather is not None:
-            results = [str(c["result"]) for c in rules.table(WEATHER).cells]
-            checker.integer(weather, "roll", ("weather",))
-            checker.choice(weather, "result", ("weather",), results)
-            effect = checker.require(weather, "effect", ("weather",))
-            if effect is not None and not isinstance(effect, str):
-                checker.fail(("weather", "effect"), f"expected text, found {effect!r}")
-        if scenario.get("map", "missing") is not None:
-            checker.fail(("map",), "high seas uses range bands: map must be null")
-        found = checker.mapping(checker.require(scenario, "range", ()), ("range",))
-        if found is not None:
-            bands = [str(b) for b in rules.table(RANGE).params["standard_bands"]]
-            checker.integer(found, "roll", ("range",))
-            checker.choice(found, "band", ("range",), bands)
-            checker.text(found, "meters", ("range",), max_length=20)
 
 
 # ---------------------------------------------------------------- the ship's log

@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import (
-    MAX_SHIPS,
-    Checker,
     Names,
     pick,
     roll_on,
@@ -24,7 +22,6 @@ from generator.generate.common import (
     wind_entry,
 )
 from generator.loading import Rules
-from generator.loading.yamlfile import KeyPath
 from generator.text import signed
 
 if TYPE_CHECKING:
@@ -33,7 +30,6 @@ if TYPE_CHECKING:
 # the statistics a class row gives a ship, copied as they are
 CLASS_FIELDS = ("hull_type", "guns", "carronades", "hull", "rigging", "crew")
 # upper bounds for edited files: generous, but catch a slipped digit
-LIMITS = {"guns": 60, "carronades": 40, "hull": 150, "rigging": 150, "crew": 150}
 MORALE_WEIGHT = {"Handy": 2, "Unfit": -2, "Broken": -4}
 QUALITY_WEIGHT = 2
 LEGEND = {".": "sea", "#": "land"}
@@ -43,10 +39,6 @@ def class_row(rules: Rules, ship_class: str) -> dict[str, Any]:
     """Return the ``impulse.ship-classes`` row of `ship_class` as a plain dict."""
     table = rules.table("impulse.ship-classes")
     return dict(table.cell(table.axes[0].labels.index(ship_class)))
-
-
-def _results(rules: Rules, table_id: str) -> list[str]:
-    return [str(cell["result"]) for cell in rules.table(table_id).cells]
 
 
 @register
@@ -182,70 +174,6 @@ class ImpulseGenerator(RulesetGenerator):
             "legend": dict(LEGEND),
             "start_columns": start,
         }
-
-    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
-        data = checker.mapping(side, path)
-        if data is None:
-            return
-        checker.text(data, "name", path)
-        squadron = checker.mapping(checker.require(data, "squadron", path), (*path, "squadron"))
-        if squadron is not None and "ships" in squadron:
-            # the size the GM asked for (--ships), not rolled
-            checker.integer(squadron, "ships", (*path, "squadron"), 1, MAX_SHIPS)
-            checker.text(squadron, "result", (*path, "squadron"))
-        elif squadron is not None:
-            checker.integer(squadron, "roll", (*path, "squadron"), 1, 6)
-            checker.choice(
-                squadron, "result", (*path, "squadron"), _results(rules, "impulse.squadron-size")
-            )
-        classes = list(rules.table("impulse.ship-classes").axes[0].labels)
-        hull_types = list(rules.table("impulse.hull-type-bonus").axes[0].labels)
-        qualities = [int(c["quality"]) for c in rules.table("impulse.crew-quality").cells]
-        statuses = list(rules.table("impulse.crew-status").axes[0].labels)
-        ships = checker.items(checker.require(data, "ships", path), (*path, "ships"), minimum=1)
-        for i, ship in enumerate(ships):
-            where = (*path, "ships", i)
-            entry = checker.mapping(ship, where)
-            if entry is None:
-                continue
-            checker.text(entry, "name", where, max_length=60)
-            checker.choice(entry, "class", where, classes)
-            checker.choice(entry, "hull_type", where, hull_types)
-            for key, high in LIMITS.items():
-                checker.integer(entry, key, where, 0 if key == "carronades" else 1, high)
-            checker.integer(entry, "crew_quality", where, min(qualities), max(qualities))
-            checker.choice(entry, "morale", where, statuses)
-            checker.text(entry, "captain", where, max_length=60)
-
-    def check_setting(self, checker: Checker, rules: Rules, scenario: dict[str, Any]) -> None:
-        wind = checker.mapping(checker.require(scenario, "wind", ()), ("wind",))
-        if wind is not None:
-            checker.integer(wind, "roll", ("wind",), 1, 8)
-            checker.choice(wind, "direction", ("wind",), _results(rules, "impulse.wind"))
-            checker.integer(wind, "from_bearing", ("wind",), 0, 359)
-        weather = checker.mapping(checker.require(scenario, "weather", ()), ("weather",))
-        if weather is not None:
-            checker.integer(weather, "roll", ("weather",), 1, 6)
-            checker.choice(weather, "result", ("weather",), _results(rules, "impulse.weather"))
-            checker.text(weather, "effect", ("weather",))
-        self._check_map(checker, scenario)
-
-    def _check_map(self, checker: Checker, scenario: dict[str, Any]) -> None:
-        grid = checker.mapping(checker.require(scenario, "map", ()), ("map",))
-        if grid is None:
-            return
-        where: KeyPath = ("map",)
-        kind = checker.choice(grid, "kind", where, ["grid", "none"])
-        if kind != "grid":
-            return
-        width, _, rows = checker.grid_rows(grid, where, LEGEND, "square")
-        start = checker.integer(grid, "start_columns", where, 1, None)
-        if start is not None and width is not None and 2 * start > width:
-            checker.fail((*where, "start_columns"), f"{start} columns a side do not fit in {width}")
-        if start is not None and all(isinstance(r, str) for r in rows):
-            blocked = [i for i, r in enumerate(rows) if "#" in r[:start] + r[len(r) - start :]]
-            if blocked:
-                checker.fail((*where, "rows", blocked[0]), "land in a side's starting columns")
 
 
 # ---------------------------------------------------------------- the ship's log

@@ -271,70 +271,40 @@ def expect_kind(
     )
 
 
-def _is_table(rules: Rules, table_id: str) -> bool:
-    ruleset, _, key = table_id.partition(".")
-    return ruleset in rules.rulesets and key in rules.rulesets[ruleset].tables
-
-
 def read_scenario(
     path: Path, rules: Rules, ruleset: str | None = None, option: str = "--from"
 ) -> dict[str, Any]:
-    """Read an edited scenario file (JSON or YAML), check it, and return it.
+    """Read an edited scenario file (JSON or YAML), check it against its ruleset's schema
+    (`generator.schema`), and return it.
 
     Raises:
-        DataError: every problem, each with the file, line and key path.
+        InputError: a file of another kind (a fleet, a house-rules file ...), in one line.
+        DataError: every problem, each with the file, line, key path and what is allowed.
     """
+    from generator.schema import check_scenario
+
     doc = read_yaml(path)
     expect_kind(path, doc.data, rules, "scenario", ruleset, option)
     checker = Checker(doc)
-    data = checker.mapping(doc.data, ())
-    if data is None:
-        checker.raise_if_any()
-        raise AssertionError("unreachable")
-    found = checker.choice(data, "ruleset", (), sorted(rules.rulesets))
-    if found is None:
-        checker.raise_if_any()
-    assert found is not None
-    gen = get_generator(found)
-    checker.integer(data, "seed", (), 0, None)
-    checker.text(data, "title", ())
-    sides = checker.items(checker.require(data, "sides", ()), ("sides",), minimum=1)
-    for i, side in enumerate(sides):
-        gen.check_side(checker, rules, side, ("sides", i))
-    gen.check_setting(checker, rules, data)
-    for key in ("setup", "victory", "special_rules"):
-        lines = checker.items(checker.require(data, key, ()), (key,))
-        for i, line in enumerate(lines):
-            if not isinstance(line, str) or not line.strip():
-                checker.fail((key, i), f"expected text, found {line!r}")
-    if "house_tables" in data:
-        for i, table_id in enumerate(checker.items(data["house_tables"], ("house_tables",))):
-            if not isinstance(table_id, str) or not _is_table(rules, table_id):
-                checker.fail(("house_tables", i), f"{table_id!r} is not a table id")
-    if "balance" in data:
-        balance = checker.mapping(data["balance"], ("balance",))
-        if balance is not None:
-            checker.text(balance, "measure", ("balance",), max_length=1000)
+    check_scenario(checker, rules, doc.data)
     checker.raise_if_any()
+    data: dict[str, Any] = doc.data
     return data
 
 
 def read_force(
     path: Path, rules: Rules, ruleset: str | None = None, option: str = "--from"
 ) -> dict[str, Any]:
-    """Read an edited single force (``fleet`` output) and check it."""
+    """Read an edited single force (``fleet`` output), check it against its ruleset's
+    schema, and return it."""
+    from generator.schema import check_force
+
     doc = read_yaml(path)
     expect_kind(path, doc.data, rules, "fleet", ruleset, option)
     checker = Checker(doc)
-    data = checker.mapping(doc.data, ())
-    if data is None:
-        checker.raise_if_any()
-        raise AssertionError("unreachable")
-    found = checker.choice(data, "ruleset", (), sorted(rules.rulesets))
+    check_force(checker, rules, doc.data)
     checker.raise_if_any()
-    assert found is not None
-    get_generator(found).check_side(checker, rules, data, ())
-    checker.raise_if_any()
+    data: dict[str, Any] = doc.data
     return data
 
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import (
-    Checker,
     Names,
     TableRoll,
     pick,
@@ -23,7 +22,6 @@ from generator.generate.common import (
     wind_entry,
 )
 from generator.loading import Rules
-from generator.loading.yamlfile import KeyPath
 from generator.text import signed
 
 if TYPE_CHECKING:
@@ -222,63 +220,6 @@ class TacticalGenerator(RulesetGenerator):
             "legend": {".": "sea", "#": "land"},
             "start_columns": start,
         }
-
-    def check_setting(self, checker: Checker, rules: Rules, scenario: dict[str, Any]) -> None:
-        wind = checker.mapping(checker.require(scenario, "wind", ()), ("wind",))
-        if wind is not None:
-            checker.integer(wind, "roll", ("wind",))
-            checker.text(wind, "direction", ("wind",))
-        weather = checker.mapping(checker.require(scenario, "weather", ()), ("weather",))
-        if weather is not None:
-            checker.integer(weather, "roll", ("weather",))
-            checker.text(weather, "result", ("weather",))
-            effect = checker.require(weather, "effect", ("weather",))
-            if effect is not None and not isinstance(effect, str):
-                checker.fail(("weather", "effect"), f"expected text, found {effect!r}")
-        grid = checker.mapping(checker.require(scenario, "map", ()), ("map",))
-        if grid is not None:
-            where: KeyPath = ("map",)
-            width, _, _ = checker.grid_rows(grid, where, {".": "sea", "#": "land"}, "square")
-            start = checker.integer(grid, "start_columns", where, 1, None)
-            if start is not None and width is not None and 2 * start > width:
-                checker.fail((*where, "start_columns"), f"{start} columns a side do not fit")
-
-    def check_side(self, checker: Checker, rules: Rules, side: Any, path: KeyPath) -> None:
-        data = checker.mapping(side, path)
-        if data is None:
-            return
-        checker.text(data, "name", path)
-        for key in ("admiral", "national", "fleet"):
-            entry = checker.mapping(checker.require(data, key, path), (*path, key))
-            if entry is not None:
-                checker.integer(entry, "roll", (*path, key))
-                checker.text(entry, "result", (*path, key))
-        classes = list(rules.table("tactical.ship-types").axes[0].labels)
-        ships = checker.items(checker.require(data, "ships", path), (*path, "ships"), minimum=1)
-        flagships = 0
-        for i, ship in enumerate(ships):
-            where = (*path, "ships", i)
-            entry = checker.mapping(ship, where)
-            if entry is None:
-                continue
-            checker.text(entry, "name", where, max_length=60)
-            checker.choice(entry, "class", where, classes)
-            flagships += bool(checker.boolean(entry, "flagship", where))
-            checker.boolean(entry, "ally", where)
-            traits = checker.items(checker.require(entry, "traits", where), (*where, "traits"))
-            for j, trait in enumerate(traits):
-                t = checker.mapping(trait, (*where, "traits", j))
-                if t is not None:
-                    checker.choice(t, "table", (*where, "traits", j), list(SHIP_TABLES))
-                    checker.integer(t, "roll", (*where, "traits", j))
-                    checker.text(t, "result", (*where, "traits", j))
-            ratings = checker.mapping(checker.require(entry, "ratings", where), (*where, "ratings"))
-            if ratings is not None:
-                checker.only(ratings, RATINGS, (*where, "ratings"))
-                for name in RATINGS:
-                    checker.integer(ratings, name, (*where, "ratings"), -20, 40)
-        if ships and flagships != 1:
-            checker.fail((*path, "ships"), f"a fleet has exactly one flagship, found {flagships}")
 
 
 # ---------------------------------------------------------------- the ship's log
