@@ -805,6 +805,30 @@ def by_result(table_id: str) -> Callable[[Rules], dict[str, Any]]:
     return compute
 
 
+def wind_from_weather(table_id: str, default: str | None = None) -> Check:
+    """The scenario check that ``wind.result`` is the wind `table_id` gives for
+    ``weather.result`` (`default` where its row names none)."""
+    rows = by_result(table_id)
+
+    def run(ctx: Ctx, data: dict[str, Any], path: KeyPath) -> None:
+        cell = ctx.of(rows).get(data["weather"]["result"])
+        if cell is None:
+            return
+        expected = str(cell.get("wind", default))
+        if data["wind"]["result"] != expected:
+            ctx.fail(
+                ("wind", "result"),
+                f"result {data['wind']['result']} does not match weather "
+                f"{data['weather']['result']} ({table_id} gives {expected})",
+            )
+
+    return Check(
+        f"wind.result is the wind {table_id} gives for weather.result",
+        run,
+        needs=("wind.result", "weather.result"),
+    )
+
+
 def by_label(table_id: str) -> Callable[[Rules], dict[str, Any]]:
     """A one-axis table's cells by their row label."""
 

@@ -29,7 +29,6 @@ from generator.schema import (
     Text,
     Whole,
     by_label,
-    by_result,
     copied,
     fixed,
     follows,
@@ -40,6 +39,7 @@ from generator.schema import (
     rolled,
     spread,
     values,
+    wind_from_weather,
     years_of,
 )
 
@@ -189,23 +189,10 @@ SIDE = Record(
     what="a duel side",
 )
 
-_WEATHER_ROWS = by_result("duel.weather")
-
 
 def _winds(rules: Rules) -> list[str]:
     """The winds duel.weather gives (— where a weather names none)."""
     return list(dict.fromkeys(str(c.get("wind", "—")) for c in rules.table("duel.weather").cells))
-
-
-def _wind(ctx: Ctx, data: dict[str, Any], path: KeyPath) -> None:
-    cell = ctx.of(_WEATHER_ROWS).get(data["weather"]["result"])
-    expected = str(cell.get("wind", "—")) if cell is not None else None
-    if expected is not None and data["wind"]["result"] != expected:
-        ctx.fail(
-            ("wind", "result"),
-            f"result {data['wind']['result']} does not match weather "
-            f"{data['weather']['result']} (duel.weather gives {expected})",
-        )
 
 
 SCHEMA = RulesetSchema(
@@ -239,13 +226,7 @@ SCHEMA = RulesetSchema(
         ),
         "map": req(Null("a duel has no map"), "null"),
     },
-    checks=(
-        Check(
-            "wind.result is the wind duel.weather gives for weather.result",
-            _wind,
-            needs=("wind.result", "weather.result"),
-        ),
-    ),
+    checks=(wind_from_weather("duel.weather", "—"),),
     sides=(1, None),
     years=years_of(RULESET),
     person=PERSON,

@@ -30,7 +30,6 @@ from generator.schema import (
     Text,
     Whole,
     by_label,
-    by_result,
     die_range,
     fixed,
     follows,
@@ -39,6 +38,7 @@ from generator.schema import (
     rolled,
     spread,
     values,
+    wind_from_weather,
     years_of,
 )
 from generator.schema.duel import PERSON_CHECKS, PERSON_FIELDS
@@ -277,24 +277,11 @@ def _bands(rules: Rules) -> list[str]:
     return [str(b) for b in rules.table(RANGE).params["standard_bands"]]
 
 
-_WEATHER_ROWS = by_result(WEATHER)
-
-
 def _lookup(function: Callable[[Rules], dict[str, str]]) -> Callable[[Rules], dict[str, Any]]:
     def compute(rules: Rules) -> dict[str, Any]:
         return {key: {"value": value} for key, value in function(rules).items()}
 
     return compute
-
-
-def _wind(ctx: Ctx, data: dict[str, Any], path: KeyPath) -> None:
-    cell = ctx.of(_WEATHER_ROWS).get(data["weather"]["result"])
-    if cell is not None and data["wind"]["result"] != str(cell["wind"]):
-        ctx.fail(
-            ("wind", "result"),
-            f"result {data['wind']['result']} does not match weather "
-            f"{data['weather']['result']} ({WEATHER} gives {cell['wind']})",
-        )
 
 
 SCHEMA = RulesetSchema(
@@ -352,13 +339,7 @@ SCHEMA = RulesetSchema(
             "the starting range band",
         ),
     },
-    checks=(
-        Check(
-            f"wind.result is the wind {WEATHER} gives for weather.result",
-            _wind,
-            needs=("wind.result", "weather.result"),
-        ),
-    ),
+    checks=(wind_from_weather(WEATHER),),
     sides=(1, None),
     years=years_of(RULESET),
 )
