@@ -30,6 +30,7 @@ from generator.schema import (
     follows,
     labels,
     one_flagship,
+    opt,
     req,
     results,
     spread,
@@ -88,7 +89,7 @@ SHIP = Record(
         "crew_quality": req(
             Choice(results("flob.crew-quality"), "crew quality"), "her crew (flob.crew-quality)"
         ),
-        "captain": req(NAME, "her captain's name"),
+        "captain": opt(NAME, "her captain's name"),
         "captain_quality": req(
             Choice(results("flob.captain-quality"), "captain quality"),
             "her captain (flob.captain-quality)",

@@ -115,8 +115,8 @@ SHIP = Record(
         ),
         "flagship": req(Flag(), "whether she is the fleet's flagship"),
         "ally": req(Flag(), "whether she is an ally (a Diplomat admiral's)"),
-        "navy": req(NAVY, "the navy she sails under: the side's, or its ally_navy for an ally"),
-        "captain": req(NAME, "her captain's name"),
+        "navy": opt(NAVY, "the navy she sails under: the side's, or its ally_navy for an ally"),
+        "captain": opt(NAME, "her captain's name (left out: no captain named on her log)"),
         "traits": req(
             Items(Variant("table", _traits, what="ship table"), noun=("trait", "traits")),
             "her rolls on the ship tables (twice each for the flagship)",
@@ -182,7 +182,7 @@ SIDE = Record(
     {
         "name": req(TITLE, "the fleet's name"),
         "navy": req(NAVY, "the fleet's navy"),
-        "admiral_name": req(NAME, "the admiral's name"),
+        "admiral_name": opt(NAME, "the admiral's name"),
         "admiral": _fleet_roll("admiral", "the admiral's roll on tactical.admiral"),
         "national": _fleet_roll("national", "the nation's roll on tactical.national"),
         "fleet": _fleet_roll("fleet", "the fleet's roll on tactical.fleet"),
