@@ -287,6 +287,12 @@ def test_a_fleet_edited_and_printed(capsys: pytest.CaptureFixture[str], tmp_path
     code, _, err = run(capsys, "sheet", "roster", "--from", str(fleet), "-o", str(roster))
     assert code == 0, err
     assert "Indefatigable" in read(roster.read_bytes()).pages[0].extract_text()
+    for kind in ("ship-log", "counters"):
+        sheet = tmp_path / f"{kind}.pdf"
+        code, _, err = run(capsys, "sheet", kind, "--from", str(fleet), "-o", str(sheet))
+        assert code == 0, err
+        text = " ".join(page.extract_text() for page in read(sheet.read_bytes()).pages)
+        assert "Indefatigable" in text, kind
     code, out, err = run(
         capsys, "scenario", "impulse", "--side", str(fleet), "--seed", "1", "--json"
     )
