@@ -30,7 +30,6 @@ from generator.schema import (
     follows,
     labels,
     one_flagship,
-    opt,
     req,
     results,
     spread,
@@ -89,7 +88,7 @@ SHIP = Record(
         "crew_quality": req(
             Choice(results("flob.crew-quality"), "crew quality"), "her crew (flob.crew-quality)"
         ),
-        "captain": opt(NAME, "her captain's name"),
+        "captain": req(NAME, "her captain's name"),
         "captain_quality": req(
             Choice(results("flob.captain-quality"), "captain quality"),
             "her captain (flob.captain-quality)",

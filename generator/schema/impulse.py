@@ -65,7 +65,7 @@ SHIP = Record(
             Choice(labels("impulse.crew-status"), "crew status"),
             "her crew status at the start (impulse.crew-status)",
         ),
-        "captain": opt(NAME, "her captain's name"),
+        "captain": req(NAME, "her captain's name"),
     },
     what="a ship",
 )
