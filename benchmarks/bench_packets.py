@@ -88,7 +88,7 @@ def batch_run(count: int, cache: bool, jobs: int = 2, warm: bool = False) -> dic
             "from pathlib import Path\n"
             "from generator.pdf.batch import BatchOptions, run_batch\n"
             "start = time.perf_counter()\n"
-            f"options = BatchOptions('tactical', 2026, {count}, cache={cache})\n"
+            f"options = BatchOptions(('tactical',), 2026, {count}, cache={cache})\n"
             f"m = run_batch(Path({folder!r}), options, jobs={jobs})\n"
             "took = time.perf_counter() - start\n"
             "self_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
