@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import click
 import typer
@@ -19,6 +19,9 @@ import typer
 from generator import __version__
 from generator.assignments import parse_assignments
 from generator.errors import DataError, InputError, QuartermasterError, one_line
+
+if TYPE_CHECKING:
+    from generator.generate.scenario import Order
 
 app = typer.Typer(
     name="quartermaster",
@@ -353,7 +356,7 @@ def _words(text: str | None) -> tuple[str, ...]:
     return tuple(p.strip().lower() for p in text.split(",")) if text else ()
 
 
-def _order(ships: str | None, navies: str | None, year: int | None, balanced: bool = True) -> Any:
+def _order(ships: str | None, navies: str | None, year: int | None, balanced: bool = True) -> Order:
     from generator.generate.scenario import Order
 
     return Order(_numbers("--ships", ships), _words(navies), year, balanced)
@@ -446,7 +449,9 @@ def fleet_command(
         )
     order = _order(None if ships is None else str(ships), navy, year, balanced=False)
     check_order(rules, ruleset, order)
-    if from_file is not None and (seed is not None or order != _order(None, None, None, False)):
+    if from_file is not None and (
+        seed is not None or ships is not None or navy or year is not None
+    ):
         raise InputError(
             "--from: the fleet is read from the file; no --seed, --ships, --navy or --year"
         )

@@ -28,8 +28,6 @@ from generator.text import listed
 if TYPE_CHECKING:
     from generator.render.kinds.ship_log import Log
 
-ROLES = ("convoy", "raiders")
-KINDS = ("warship", "merchant")
 MARKERS = ("crew", "guns", "sail")
 OPPOSITE = {"east": "west", "west": "east", "north": "south", "south": "north"}
 LEGEND = {".": "sea", "~": "fog", ":": "shallows"}

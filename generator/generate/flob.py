@@ -42,7 +42,6 @@ RATING_FIELDS = (
 # Any other quality counts 0. The tests check these against the data.
 CREW_MODIFIERS: Mapping[str, int] = {"Elite": 2, "Veteran": 1, "Poor": -1}
 OFFICER_MODIFIERS: Mapping[str, int] = {"Superior": 2, "Inspired": 1, "Inept": -1}
-FEATURE_TYPES = ("island", "shoal", "coast")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 PLACEMENT_TRIES = 40
 

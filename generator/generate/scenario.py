@@ -121,10 +121,37 @@ def _build(
     sides = []
     for index, navy in enumerate(_choose_navies(gen, names, rng, order.navies)):
         names.side = index
-        side = gen.roll_side(rules, rng, names, navy, order.size(index))
-        side.setdefault("name", gen.side_name(names, navy))
-        side.setdefault("navy", navy)
-        sides.append(side)
+        sides.append(_side(rules, gen, rng, names, navy, order.size(index)))
+    return _scenario(
+        rules, gen, seed, rng, names, sides, gen.size_departure(rules, sides, order.ships)
+    )
+
+
+def _side(
+    rules: Rules,
+    gen: RulesetGenerator,
+    rng: random.Random,
+    names: Names,
+    navy: str,
+    ships: int | None,
+) -> dict[str, Any]:
+    """Roll one side of `navy`, named and flagged with its navy."""
+    side = gen.roll_side(rules, rng, names, navy, ships)
+    side.setdefault("name", gen.side_name(names, navy))
+    side.setdefault("navy", navy)
+    return side
+
+
+def _scenario(
+    rules: Rules,
+    gen: RulesetGenerator,
+    seed: int,
+    rng: random.Random,
+    names: Names,
+    sides: list[dict[str, Any]],
+    departure: str | None = None,
+) -> dict[str, Any]:
+    """Roll the setting for `sides` and put the scenario together (in its file's key order)."""
     setting = gen.roll_setting(rules, rng, sides, names)
     scenario: dict[str, Any] = {
         "ruleset": gen.ruleset,
@@ -133,15 +160,25 @@ def _build(
         "sides": sides,
         **setting,
     }
-    if order.year is not None:
-        scenario["year"] = order.year
-    departure = gen.size_departure(rules, sides, order.ships)
+    if names.year is not None:
+        scenario["year"] = names.year
     if departure:
         scenario["setup"] = [departure, *scenario.get("setup", [])]
-    house = sorted({*gen.house_tables, *setting.get("house_tables", [])})
-    scenario["house_tables"] = house
+    scenario["house_tables"] = sorted({*gen.house_tables, *setting.get("house_tables", [])})
     scenario["generator"] = f"quartermaster {__version__}"
     return scenario
+
+
+def _balance(gen: RulesetGenerator, scenario: dict[str, Any], attempt: int) -> dict[str, Any]:
+    """Return a scenario's ``balance``: the measure, both strengths, their ratio, the roll."""
+    ratio = balance_ratio(gen, scenario)
+    return {
+        "measure": gen.strength_measure,
+        "strengths": [round(gen.strength(s), 2) for s in scenario["sides"]],
+        "ratio": round(ratio, 3),
+        "attempt": attempt,
+        "balanced": ratio >= 1 - BALANCE_TOLERANCE,
+    }
 
 
 def balance_ratio(gen: RulesetGenerator, scenario: dict[str, Any]) -> float:
@@ -171,13 +208,7 @@ def roll_scenario(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> 
         ratio = balance_ratio(gen, scenario)
         if ratio > best_ratio:
             best, best_ratio = scenario, ratio
-            best["balance"] = {
-                "measure": gen.strength_measure,
-                "strengths": [round(gen.strength(s), 2) for s in scenario["sides"]],
-                "ratio": round(ratio, 3),
-                "attempt": attempt,
-                "balanced": ratio >= 1 - BALANCE_TOLERANCE,
-            }
+            best["balance"] = _balance(gen, scenario, attempt)
         if not order.balanced or ratio >= 1 - BALANCE_TOLERANCE:
             break
     assert best is not None
@@ -194,10 +225,7 @@ def roll_force(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> dic
     rng = random.Random(seed)
     names = Names(rules, rng, year=order.year)
     navy = _choose_navies(gen, names, rng, order.navies)[0]
-    side = gen.roll_side(rules, rng, names, navy, order.size(0))
-    side.setdefault("name", gen.side_name(names, navy))
-    side.setdefault("navy", navy)
-    force = {"ruleset": ruleset, "seed": seed, **side}
+    force = {"ruleset": ruleset, "seed": seed, **_side(rules, gen, rng, names, navy, order.size(0))}
     if order.year is not None:
         force["year"] = order.year
     return force
@@ -271,41 +299,51 @@ def expect_kind(
     )
 
 
-def read_scenario(
-    path: Path, rules: Rules, ruleset: str | None = None, option: str = "--from"
-) -> dict[str, Any]:
-    """Read an edited scenario file (JSON or YAML), check it against its ruleset's schema
-    (`generator.schema`), and return it.
+def read_generated(
+    path: Path,
+    rules: Rules,
+    kinds: tuple[str, ...],
+    ruleset: str | None = None,
+    option: str = "--from",
+) -> tuple[str, dict[str, Any]]:
+    """Read an edited file Quartermaster wrote, of one of `kinds` (``scenario``,
+    ``fleet``), check it against its ruleset's schema (`generator.schema`), and return its
+    kind and data.
 
     Raises:
         InputError: a file of another kind (a fleet, a house-rules file ...), in one line.
         DataError: every problem, each with the file, line, key path and what is allowed.
     """
-    from generator.schema import check_scenario
+    from generator.schema import check_force, check_scenario
 
     doc = read_yaml(path)
-    expect_kind(path, doc.data, rules, "scenario", ruleset, option)
+    kind = identify(doc.data, sorted(rules.rulesets))[0]
+    wanted = kind if kind in kinds else kinds[0]
+    expect_kind(path, doc.data, rules, wanted, ruleset, option)
     checker = Checker(doc)
-    check_scenario(checker, rules, doc.data)
+    (check_scenario if wanted == "scenario" else check_force)(checker, rules, doc.data)
     checker.raise_if_any()
     data: dict[str, Any] = doc.data
-    return data
+    return wanted, data
+
+
+def read_scenario(
+    path: Path, rules: Rules, ruleset: str | None = None, option: str = "--from"
+) -> dict[str, Any]:
+    """Read an edited scenario file (JSON or YAML) and check it (`read_generated`)."""
+    return read_generated(path, rules, ("scenario",), ruleset, option)[1]
 
 
 def read_force(
     path: Path, rules: Rules, ruleset: str | None = None, option: str = "--from"
 ) -> dict[str, Any]:
-    """Read an edited single force (``fleet`` output), check it against its ruleset's
-    schema, and return it."""
-    from generator.schema import check_force
+    """Read an edited single force (``fleet`` output) and check it (`read_generated`)."""
+    return read_generated(path, rules, ("fleet",), ruleset, option)[1]
 
-    doc = read_yaml(path)
-    expect_kind(path, doc.data, rules, "fleet", ruleset, option)
-    checker = Checker(doc)
-    check_force(checker, rules, doc.data)
-    checker.raise_if_any()
-    data: dict[str, Any] = doc.data
-    return data
+
+def side_of(force: dict[str, Any]) -> dict[str, Any]:
+    """Return a fleet file's side: the fleet without its ruleset, seed and year."""
+    return {k: v for k, v in force.items() if k not in ("ruleset", "seed", "year")}
 
 
 def scenario_from_sides(
@@ -330,7 +368,7 @@ def scenario_from_sides(
     names = Names(rules, rng, year=year)
     sides: list[dict[str, Any]] = []
     for force in forces:
-        side = {k: v for k, v in force.items() if k not in ("ruleset", "seed", "year")}
+        side = side_of(force)
         for unit in side.get(gen.units, []):
             names.used.add(str(unit.get("name", "")))
         sides.append(side)
@@ -338,35 +376,9 @@ def scenario_from_sides(
         navies = [n for n in gen.navies(names) if n != sides[0].get("navy")] or gen.navies(names)
         navy = navies[rng.randrange(len(navies))]
         names.side = 1
-        rolled = gen.roll_side(
-            rules,
-            rng,
-            names,
-            navy,
-            len(sides[0].get(gen.units, [])) if gen.units == "ships" else None,
-        )
-        rolled.setdefault("name", gen.side_name(names, navy))
-        rolled.setdefault("navy", navy)
-        sides.append(rolled)
-    setting = gen.roll_setting(rules, rng, sides, names)
-    scenario: dict[str, Any] = {
-        "ruleset": ruleset,
-        "seed": seed,
-        "title": setting.pop("title"),
-        "sides": sides,
-        **setting,
-    }
-    if year is not None:
-        scenario["year"] = year
-    scenario["house_tables"] = sorted({*gen.house_tables, *setting.get("house_tables", [])})
-    scenario["generator"] = f"quartermaster {__version__}"
-    ratio = balance_ratio(gen, scenario)
-    scenario["balance"] = {
-        "measure": gen.strength_measure,
-        "strengths": [round(gen.strength(s), 2) for s in sides],
-        "ratio": round(ratio, 3),
-        "attempt": 1,
-        "balanced": ratio >= 1 - BALANCE_TOLERANCE,
-    }
+        ships = len(sides[0].get(gen.units, [])) if gen.units == "ships" else None
+        sides.append(_side(rules, gen, rng, names, navy, ships))
+    scenario = _scenario(rules, gen, seed, rng, names, sides)
+    scenario["balance"] = _balance(gen, scenario, 1)
     scenario["options"] = {"sides": [str(p) for p in paths], "balanced": False}
     return scenario

@@ -94,6 +94,27 @@ def _outside(window: _Window, span: tuple[int, int] | None) -> str | None:
     return None
 
 
+def _dated(
+    doc: YamlDoc, at: KeyPath, item: Any, key: str, what: str, usage: str, problems: Problems
+) -> tuple[str, _Window] | None:
+    """Read a text entry, or `{key: text, from?, until?}` for one of some years only; None
+    (reported) when it is neither. `what` names it, `usage` is the message for a bad one."""
+    window: _Window | None = (None, None)
+    if isinstance(item, dict):
+        unknown = sorted(set(item) - {key, "from", "until"}, key=str)
+        if unknown:
+            problems.add(doc, (*at, unknown[0]), f"unknown key '{unknown[0]}' in {what}")
+            return None
+        window = _window(doc, at, item, problems)
+        item = item.get(key)
+    if not isinstance(item, str) or not item.strip():
+        problems.add(doc, at, usage)
+        return None
+    if window is None:
+        return None
+    return item, window
+
+
 def _build_sea_list(
     doc: YamlDoc,
     where: KeyPath,
@@ -111,19 +132,13 @@ def _build_sea_list(
     seas: list[tuple[str, int | None, int | None]] = []
     for i, item in enumerate(raw):
         at = (*where, i)
-        window: _Window | None = (None, None)
-        if isinstance(item, dict):
-            unknown = sorted(set(item) - {"sea", "from", "until"}, key=str)
-            if unknown:
-                problems.add(doc, (*at, unknown[0]), f"unknown key '{unknown[0]}' in a sea entry")
-                continue
-            window = _window(doc, at, item, problems)
-            item = item.get("sea")
-        if not isinstance(item, str) or not item.strip():
-            problems.add(doc, at, "a sea is a sea id or {sea: ID, from: YEAR, until: YEAR}")
+        read = _dated(
+            doc, at, item, "sea", "a sea entry",
+            "a sea is a sea id or {sea: ID, from: YEAR, until: YEAR}", problems,
+        )  # fmt: skip
+        if read is None:
             continue
-        if window is None:
-            continue
+        item, window = read
         if vocabulary is not None and item not in vocabulary:
             problems.add(doc, at, f"unknown sea '{item}' (known: {', '.join(vocabulary)})")
             continue
@@ -190,27 +205,21 @@ def _build_ships(
     seen: set[str] = set()
     for i, item in enumerate(raw):
         at = (*where, i)
-        window: _Window | None = (None, None)
-        if isinstance(item, dict):
-            unknown = sorted(set(item) - {"name", "from", "until"}, key=str)
-            if unknown:
-                problems.add(doc, (*at, unknown[0]), f"unknown key '{unknown[0]}' in a ship entry")
-                continue
-            window = _window(doc, at, item, problems)
-            item = item.get("name")
-        if not isinstance(item, str) or not item.strip():
-            problems.add(
-                doc,
-                at,
-                "a ship is a name, or {name: ..., from: YEAR, until: YEAR} (either year optional)",
-            )
+        if isinstance(item, str) and item in seen:
+            problems.add(doc, at, f"'{item}' appears twice in {group}.ships")
             continue
+        read = _dated(
+            doc, at, item, "name", "a ship entry",
+            "a ship is a name, or {name: ..., from: YEAR, until: YEAR} (either year optional)",
+            problems,
+        )  # fmt: skip
+        if read is None:
+            continue
+        item, window = read
         if item in seen:
             problems.add(doc, at, f"'{item}' appears twice in {group}.ships")
             continue
         seen.add(item)
-        if window is None:
-            continue
         outside = _outside(window, span)
         if outside:
             problems.add(doc, at, f"'{item}' {outside}, so it is never used")
@@ -218,9 +227,7 @@ def _build_ships(
         ships.append((item, *window))
     if span is not None and ships:
         for year in range(span[0], span[1] + 1):
-            count = sum(
-                1 for _, a, b in ships if (a is None or a <= year) and (b is None or year <= b)
-            )
+            count = sum(1 for _, a, b in ships if NameLists.fits(year, a, b))
             if count < MIN_SHIP_NAMES:
                 problems.add(
                     doc,

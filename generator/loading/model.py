@@ -220,7 +220,8 @@ class NameLists:
     place_seas: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @staticmethod
-    def _fits(year: int | None, first: int | None, last: int | None) -> bool:
+    def fits(year: int | None, first: int | None, last: int | None) -> bool:
+        """Return whether `year` lies in the window `first`..`until` (None: open, or any)."""
         return year is None or ((first is None or first <= year) and (last is None or year <= last))
 
     def navy_years(self, navy: str) -> tuple[int, int]:
@@ -239,16 +240,12 @@ class NameLists:
         """Return the ship names of `navy` that fit `year`, in file order."""
         if navy not in self.ship_years:
             return [str(name) for name in self.navies[navy]["ships"]]
-        return [
-            name for name, first, last in self.ship_years[navy] if self._fits(year, first, last)
-        ]
+        return [name for name, first, last in self.ship_years[navy] if self.fits(year, first, last)]
 
     def seas_of(self, navy: str, year: int | None = None) -> list[str]:
         """Return the sea ids `navy` sailed in `year`, in file order."""
         return [
-            sea
-            for sea, first, last in self.navy_seas.get(navy, ())
-            if self._fits(year, first, last)
+            sea for sea, first, last in self.navy_seas.get(navy, ()) if self.fits(year, first, last)
         ]
 
     def places_for(self, navies: Iterable[str], year: int | None = None) -> list[str]:
@@ -271,7 +268,7 @@ class NameLists:
     def navies_for(self, year: int | None = None) -> list[str]:
         """Return the navy ids (sorted) whose years contain `year` (all of them for None)."""
         return sorted(
-            navy for navy, (first, last) in self.spans.items() if self._fits(year, first, last)
+            navy for navy, (first, last) in self.spans.items() if self.fits(year, first, last)
         )
 
 

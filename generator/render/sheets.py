@@ -457,12 +457,18 @@ def load_sheet_data(
             return gen.read_character(from_file, rules)
         return gen.roll_character(rules, seed) if seed is not None else None
     if sheet.data == "scenario":
-        from generator.generate.scenario import Order, read_scenario, roll_scenario
+        from generator.generate.scenario import (
+            Order,
+            read_generated,
+            read_scenario,
+            roll_scenario,
+        )
 
         if from_file is not None:
-            if sheet.kind in FLEET_KINDS and _is_fleet_file(from_file, rules):
-                return fleet_as_scenario(from_file, rules, ruleset)
-            return read_scenario(from_file, rules, ruleset)
+            if sheet.kind not in FLEET_KINDS:
+                return read_scenario(from_file, rules, ruleset)
+            kind, found = read_generated(from_file, rules, ("scenario", "fleet"), ruleset)
+            return fleet_as_scenario(found) if kind == "fleet" else found
         if seed is None:
             return None
         if ruleset is None:
@@ -478,26 +484,17 @@ def load_sheet_data(
 FLEET_KINDS = ("roster", "ship-log", "counters")
 
 
-def _is_fleet_file(path: Path, rules: Rules) -> bool:
-    from generator.generate.scenario import identify
-    from generator.loading.yamlfile import read_yaml
-
-    return identify(read_yaml(path).data, sorted(rules.rulesets))[0] == "fleet"
-
-
-def fleet_as_scenario(path: Path, rules: Rules, ruleset: str | None) -> dict[str, Any]:
-    """Read a fleet file (``quartermaster fleet``, edited or not) as a one-side scenario,
+def fleet_as_scenario(force: dict[str, Any]) -> dict[str, Any]:
+    """Return a fleet file (``quartermaster fleet``, edited or not) as a one-side scenario,
     for the sheets that print a side: its roster, its ships' logs, its counters."""
-    from generator.generate.scenario import read_force
+    from generator.generate.scenario import side_of
 
-    force = read_force(path, rules, ruleset)
-    side = {k: v for k, v in force.items() if k not in ("ruleset", "seed", "year")}
+    side = side_of(force)
     scenario: dict[str, Any] = {
         "ruleset": force["ruleset"],
         "seed": force.get("seed", 0),
         "title": str(side.get("name", "")),
         "sides": [side],
-        "fleet_only": True,
     }
     if "year" in force:
         scenario["year"] = force["year"]

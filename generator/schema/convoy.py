@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.generate.convoy import LEGEND, MARKERS
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
 from generator.schema import (
@@ -37,8 +38,6 @@ from generator.schema import (
 RULESET = "convoy"
 ROLES = ("convoy", "raiders")
 KINDS = ("warship", "merchant")
-MARKERS = ("crew", "guns", "sail")
-LEGEND = {".": "sea", "~": "fog", ":": "shallows"}
 COMPOSITIONS = {"convoy": "convoy.convoy-composition", "raiders": "convoy.raider-composition"}
 
 

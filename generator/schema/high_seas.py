@@ -12,6 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from generator.generate.high_seas import (
+    BATTERIES,
+    CREW_FIGHTERS,
+    RANGE,
+    SHIP_TYPES,
+    WEATHER,
+)
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
 from generator.schema import (
@@ -44,11 +51,6 @@ from generator.schema import (
 from generator.schema.duel import PERSON_CHECKS, PERSON_FIELDS
 
 RULESET = "high-seas"
-SHIP_TYPES = "high-seas.ship-types"
-CREW_FIGHTERS = "high-seas.crew-fighters"
-WEATHER = "high-seas.weather"
-RANGE = "high-seas.range"
-BATTERIES = ("port", "starboard", "stern", "chasers")
 NUMBERS = (
     ("hull_hp", "her Hull Hit Points"),
     ("rigging_hp", "her Rigging Hit Points"),
