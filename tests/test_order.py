@@ -305,3 +305,19 @@ def test_a_fleet_edited_and_printed(capsys: pytest.CaptureFixture[str], tmp_path
         f"error: {fleet}: this is an impulse fleet; --from needs an impulse scenario "
         "(make one with 'quartermaster scenario impulse -o FILE.yaml')\n"
     )
+
+
+@pytest.mark.parametrize("ruleset", ["tactical", "flob"])
+def test_a_cover_without_the_map_does_not_promise_its_pages(rules: Rules, ruleset: str) -> None:
+    """--without map, and every side's handout: the cover's overview outlines no printed
+    pages and says the map is not among these pages."""
+    from generator.render.kinds.briefing import overview
+
+    scenario = roll_scenario(rules, ruleset, 3)
+    printed = overview({**scenario, "printing": {"kinds": ["briefing", "map"]}}, "a4")
+    left_out = overview({**scenario, "printing": {"kinds": ["briefing", "roster"]}}, "a4")
+    assert printed is not None and left_out is not None
+    assert "not printed" not in printed["caption"]
+    assert "the map is not printed with these pages" in left_out["caption"].casefold()
+    assert left_out["tiles"] == []
+    assert ruleset == "flob" or printed["tiles"]

@@ -359,7 +359,13 @@ def printing_notes(
             + "; ".join(f"{title}, {_pages(range(a, b + 1))}" for title, a, b in spans.values())
             + "."
         )
-    return {"paper": PAPER_NAMES.get(paper, paper), "pages": total, "lines": lines}
+    kinds = sorted({sheet.kind for _part, sheet, _first in placed if sheet.kind is not None})
+    return {
+        "paper": PAPER_NAMES.get(paper, paper),
+        "pages": total,
+        "lines": lines,
+        "kinds": kinds,  # what these pages hold: the cover says when the map is not among them
+    }
 
 
 def _page_count(sheet: Sheet) -> int:

@@ -303,6 +303,9 @@ def overview(
     grid = data.get("map")
     if not isinstance(grid, dict) or not maps.has_map(str(data.get("ruleset"))):
         return None
+    # printed in a packet (or a side's handout) without its map: no tiles to outline
+    printing = data.get("printing")
+    printed = not printing or "map" in printing.get("kinds", ("map",))
     sides = list(data.get("sides", []))
     paper = PAPERS[paper]["name"]
     kind = str(grid.get("kind", ""))
@@ -310,7 +313,11 @@ def overview(
     if kind == "table":
         plan = maps.table_plan(grid, sides, paper)
         width, height, elements = float(plan["width"]), float(plan["height"]), plan["elements"]
-        caption = f"The table, {plan['size_text']}; the map section has it at {plan['scale']}."
+        caption = (
+            f"The table, {plan['size_text']}; the map section has it at {plan['scale']}."
+            if printed
+            else f"The table, {plan['size_text']}: the map is not printed with these pages."
+        )
         entries = _plan_legend(grid, sides)
     elif kind in ("grid", "hex"):
         units = get_generator(str(data["ruleset"])).units
@@ -319,7 +326,7 @@ def overview(
         )
         width, height, elements = canvas.width, canvas.height, canvas.elements
         columns, rows, cut = maps.tile(width, height, *maps.window(paper))
-        for piece in cut:
+        for piece in cut if printed else ():
             x0, y0 = max(piece.x, 0.0), max(piece.y, 0.0)
             x1, y1 = min(piece.x + piece.width, width), min(piece.y + piece.height, height)
             tiles.append({"x": x0, "y": y0, "w": x1 - x0, "h": y1 - y0, "label": piece.label})
@@ -327,6 +334,9 @@ def overview(
             f"{canvas.description}. Printed on {columns * rows} "
             f"page{'s' if columns * rows > 1 else ''} (dashed), overlapping so they can be "
             "taped together."
+            if printed
+            else f"{canvas.description}. The map is not printed with these pages: set it "
+            "out on the table from this overview."
         )
         entries = list(canvas.legend)
     else:
