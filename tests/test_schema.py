@@ -382,6 +382,7 @@ tactical:
     kind: table
     house: true
     source: {house: "test: a ship may be leaky"}
+    params: {rolled: once per ship, flagship_rolls: 2}
     axes:
       - {name: roll, title: "1D6", dice: 1d6, values: ["1-2", "3-4", "5-6"]}
     cells:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import DataError, InputError
-from generator.loading.build import Problems, build_ruleset, build_table
+from generator.loading.build import Problems, build_ruleset, build_table, check_house_table
 from generator.loading.model import (
     Axis,
     AxisValue,
@@ -28,6 +28,7 @@ from generator.loading.model import (
 )
 from generator.loading.yamlfile import KeyPath, YamlDoc, read_yaml
 from generator.resources import data_dir
+from generator.suggest import unknown
 
 __all__ = [
     "Axis",
@@ -393,6 +394,12 @@ def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
 def _apply_house_rules(
     path: Path, rulesets: dict[str, Ruleset], problems: Problems
 ) -> dict[str, Ruleset]:
+    """Replace built-in tables with those of the house-rules file `path`.
+
+    Each house table is validated like the built-in data, then checked against the table
+    it replaces (`check_house_table`): it keeps the kind, params, modifier ids, axis names,
+    cell fields and dice the code reads. Unknown ruleset and table ids name the nearest.
+    """
     doc = _read(path, problems)
     if doc is None:
         return rulesets
@@ -405,11 +412,7 @@ def _apply_house_rules(
     updated = dict(rulesets)
     for ruleset_id, tables in raw.items():
         if ruleset_id not in rulesets:
-            problems.add(
-                doc,
-                (ruleset_id,),
-                f"unknown ruleset '{ruleset_id}' (known: {', '.join(_ruleset_ids())})",
-            )
+            problems.add(doc, (ruleset_id,), unknown("ruleset", str(ruleset_id), _ruleset_ids()))
             continue
         base = rulesets[ruleset_id]
         if not isinstance(tables, dict) or not tables:
@@ -418,17 +421,20 @@ def _apply_house_rules(
         replaced = dict(base.tables)
         for key, table_raw in tables.items():
             if key not in base.tables:
+                choices = [table.id for table in base.tables.values()]
+                listing = f"tables of {ruleset_id}"
                 problems.add(
                     doc,
                     (ruleset_id, key),
-                    f"unknown table '{ruleset_id}.{key}' (house rules replace tables; "
-                    f"see 'quartermaster tables {ruleset_id}')",
+                    unknown("table", f"{ruleset_id}.{key}", choices, listing=listing)
+                    + "; house rules replace built-in tables, they cannot add new ones",
                 )
                 continue
             table = build_table(
                 doc, (ruleset_id, key), ruleset_id, key, table_raw, problems, base.source
             )
             if table is not None:
+                check_house_table(doc, (ruleset_id, key), base.tables[key], table, problems)
                 replaced[key] = table
         updated[ruleset_id] = Ruleset(
             id=base.id,
