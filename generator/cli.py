@@ -6,22 +6,46 @@ Every `QuartermasterError` becomes one line per problem on stderr and its exit c
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import click
 import typer
 
-from generator import __version__
+from generator import __version__, completion
 from generator.assignments import parse_assignments
 from generator.errors import DataError, InputError, QuartermasterError, one_line
+from generator.suggest import unknown
 
 if TYPE_CHECKING:
     from generator.generate.scenario import Order
+
+
+class _Argument(typer.core.TyperArgument):
+    """Typer 0.25's argument, keeping its help: click 8.2+ gives `click.Argument` a `help`
+    of its own, which Typer's constructor (setting it before calling click's) loses, so
+    '--help' printed no argument's help."""
+
+    def __init__(self, *args: Any, help: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, help=help, **kwargs)
+        self.help = help
+
+
+typer.main.TyperArgument = _Argument  # type: ignore[attr-defined]
+
+
+class _Command(typer.core.TyperCommand):
+    """A Typer command whose help lists the arguments once: Typer's 'Arguments' section,
+    not also click 8.5's 'Positional arguments'."""
+
+    def format_arguments(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Typer's `format_options` lists the arguments already."""
+
 
 app = typer.Typer(
     name="quartermaster",
@@ -62,7 +86,7 @@ def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
-@app.command("rulesets")
+@app.command("rulesets", cls=_Command)
 def rulesets_command(rules_file: RulesOption = None, as_json: JsonOption = False) -> None:
     """List the rulesets and their tables.
 
@@ -78,11 +102,14 @@ def rulesets_command(rules_file: RulesOption = None, as_json: JsonOption = False
         show_rulesets(rules)
 
 
-@app.command("tables")
+@app.command("tables", cls=_Command)
 def tables_command(
     target: Annotated[
         str,
-        typer.Argument(help="A ruleset id (lists its tables) or a table id (prints it whole)."),
+        typer.Argument(
+            help="A ruleset id (lists its tables) or a table id (prints it whole).",
+            autocompletion=completion.tables_or_rulesets,
+        ),
     ],
     rules_file: RulesOption = None,
     as_json: JsonOption = False,
@@ -105,19 +132,27 @@ def tables_command(
         return
     ruleset = rules.rulesets.get(target)
     if ruleset is None:
-        raise InputError(f"unknown ruleset '{target}' (known: {', '.join(rules.rulesets)})")
+        raise InputError(unknown("ruleset", target, rules.rulesets))
     if as_json:
         _print_json(tables_json(ruleset))
     else:
         show_tables(ruleset)
 
 
-@app.command("lookup")
+@app.command("lookup", cls=_Command)
 def lookup_command(
-    table_id: Annotated[str, typer.Argument(help="Table id, e.g. flob.broadside.")],
+    table_id: Annotated[
+        str,
+        typer.Argument(help="Table id, e.g. flob.broadside.", autocompletion=completion.tables),
+    ],
     values: Annotated[
         list[str] | None,
-        typer.Argument(help="One AXIS=VALUE per axis, e.g. attack=5 roll=7.", show_default=False),
+        typer.Argument(
+            help="One AXIS=VALUE per axis, e.g. attack=5 roll=7 (a one-axis table takes the "
+            "value alone: lookup tactical.broadside 7).",
+            show_default=False,
+            autocompletion=completion.lookup_values,
+        ),
     ] = None,
     rules_file: RulesOption = None,
     as_json: JsonOption = False,
@@ -128,10 +163,10 @@ def lookup_command(
     """
     from generator.listing import show_lookup
     from generator.loading import load_rules
-    from generator.lookup import lookup
+    from generator.lookup import find_table, lookup, read_values
 
     rules = load_rules(rules_file)
-    result = lookup(rules, table_id, parse_assignments(values or [], "lookup values"))
+    result = lookup(rules, table_id, read_values(find_table(rules, table_id), values or []))
     if as_json:
         _print_json(result.to_json())
     else:
@@ -151,9 +186,17 @@ def fresh_seed() -> int:
     return secrets.randbelow(2**31)
 
 
-@app.command("roll")
+@app.command("roll", cls=_Command)
 def roll_command(
-    expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d6+3, 4d6kh3, 8d6>=5.")],
+    words: Annotated[
+        list[str],
+        typer.Argument(
+            help="Dice notation, e.g. 2d6+3 (spaces allowed: 2d6 + 3), 4d6kh3, '8d6>=5' "
+            "(quote anything with > or <).",
+            metavar="EXPRESSION",
+            show_default=False,
+        ),
+    ],
     seed: SeedOption = None,
     times: Annotated[
         int, typer.Option("--times", min=1, max=10_000, help="Roll this many times.")
@@ -162,7 +205,8 @@ def roll_command(
 ) -> None:
     """Roll dice and show every die, kept and dropped.
 
-    Examples: quartermaster roll 2d6+3; quartermaster roll 4d6kh3 --seed 1805 --times 6
+    Examples: quartermaster roll 2d6+3; quartermaster roll 4d6kh3 --seed 1805 --times 6;
+    quartermaster roll '8d6>=5'
     """
     import random
 
@@ -170,6 +214,7 @@ def roll_command(
     from generator.dice.rolling import check_times
     from generator.dice.show import show_roll
 
+    expression = _expression(words, "roll")
     node = parse(expression)
     check_times(expression, node, times)
     used = fresh_seed() if seed is None else seed
@@ -185,17 +230,27 @@ def roll_command(
         show_roll(result, used if i == len(results) - 1 else None)
 
 
-@app.command("odds")
+@app.command("odds", cls=_Command)
 def odds_command(
-    expression: Annotated[str, typer.Argument(help="Dice notation, e.g. 2d6, 8d6>=5, 1d20<=14.")],
+    words: Annotated[
+        list[str],
+        typer.Argument(
+            help="Dice notation, e.g. 2d6, 3d6 + 2, '8d6>=5', '1d20<=14' (quote anything "
+            "with > or <: the shell reads them as redirections).",
+            metavar="EXPRESSION",
+            show_default=False,
+        ),
+    ],
     as_json: JsonOption = False,
 ) -> None:
     """Show the exact chance of every total, with at-least and at-most columns.
 
-    Examples: quartermaster odds 2d6; quartermaster odds 8d6>=5 --json
+    Examples: quartermaster odds 2d6; quartermaster odds '8d6>=5' --json
     """
     from generator.dice import distribution, mean
     from generator.dice.show import odds_json, show_odds
+
+    expression = _expression(words, "odds")
 
     dist = distribution(expression)
     if as_json:
@@ -204,37 +259,105 @@ def odds_command(
         show_odds(expression, dist, mean(dist))
 
 
-@app.command("resolvers")
+def _expression(words: list[str], command: str) -> str:
+    """Return the dice expression typed as one or more words (``2d6 + 3``).
+
+    An unquoted ``8d6>=5`` reaches us as ``8d6`` with the shell writing our output to a
+    file named ``=5``: that is refused (and the empty file the shell made is removed)
+    rather than answering a question that was not asked.
+    """
+    expression = " ".join(words)
+    redirected = _shell_redirect()
+    if redirected is not None and not any(c in expression for c in "<>"):
+        name, path = redirected
+        try:
+            path.unlink()
+            removed = f" (the empty file '{name}' the shell made was removed)"
+        except OSError:
+            removed = ""
+        raise InputError(
+            f"the shell read '>{name}' as 'write to the file {name}': quote the expression, "
+            f"e.g. quartermaster {command} '{expression}>{name}'{removed}"
+        )
+    return expression
+
+
+def _shell_redirect() -> tuple[str, Path] | None:
+    """Return the name and path of the file stdout was sent to, if it looks like the rest of
+    an unquoted comparison (``=5``, ``=14``) and is still empty; else None."""
+    try:
+        target = Path(os.readlink("/proc/self/fd/1"))
+        size = os.fstat(1).st_size
+    except OSError:
+        return None
+    name = target.name
+    if size == 0 and name.startswith("=") and name[1:].strip().isdigit():
+        return name, target
+    return None
+
+
+@app.command("resolvers", cls=_Command)
 def resolvers_command(
-    ruleset: Annotated[str | None, typer.Argument(help="Only this ruleset's resolvers.")] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Argument(
+            help="Only this ruleset's resolvers, or one resolver (e.g. flob.broadside) "
+            "explained in full.",
+            autocompletion=completion.resolvers_or_rulesets,
+        ),
+    ] = None,
     rules_file: RulesOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """List the resolvers (every procedure of every ruleset) and their inputs.
+    """List the resolvers (every procedure of every ruleset) and their inputs, or explain
+    one resolver: every input with its kind, range or choices, default and help.
 
-    Example: quartermaster resolvers flob
+    Examples: quartermaster resolvers flob; quartermaster resolvers flob.broadside
     """
     from generator.loading import load_rules
-    from generator.resolve import all_resolvers
-    from generator.resolve.show import resolvers_json, show_resolvers
+    from generator.resolve import all_resolvers, get_resolver
+    from generator.resolve.show import (
+        resolver_json,
+        resolvers_json,
+        show_resolver,
+        show_resolvers,
+    )
 
     rules = load_rules(rules_file)
+    if ruleset is not None and "." in ruleset:
+        resolver = get_resolver(ruleset)
+        if as_json:
+            _print_json(resolver_json(resolver, rules))
+        else:
+            show_resolver(resolver, rules)
+        return
     chosen = [r for r in all_resolvers().values() if ruleset in (None, r.ruleset)]
     if ruleset is not None and not chosen:
-        raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+        raise InputError(unknown("ruleset", ruleset, rules.rulesets))
     if as_json:
         _print_json(resolvers_json(chosen, rules))
     else:
         show_resolvers(chosen, rules)
 
 
-@app.command("resolve")
+@app.command("resolve", cls=_Command, context_settings={"help_option_names": []})
 def resolve_command(
-    resolver_id: Annotated[str, typer.Argument(help="Resolver id, e.g. flob.broadside.")],
+    ctx: typer.Context,
+    resolver_id: Annotated[
+        str | None,
+        typer.Argument(
+            help="Resolver id, e.g. flob.broadside.",
+            metavar="RESOLVER_ID",
+            show_default=False,
+            autocompletion=completion.resolvers,
+        ),
+    ] = None,
     values: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Inputs as NAME=VALUE, e.g. attack=5 ammo=double-round-shot.", show_default=False
+            help="Inputs as NAME=VALUE, e.g. attack=5 ammo=double-round-shot.",
+            show_default=False,
+            autocompletion=completion.resolver_inputs,
         ),
     ] = None,
     seed: SeedOption = None,
@@ -244,11 +367,33 @@ def resolve_command(
     ] = False,
     rules_file: RulesOption = None,
     as_json: JsonOption = False,
+    show_help: Annotated[
+        bool,
+        typer.Option(
+            "--help",
+            "-h",
+            help="Show this message and exit; after a resolver id, explain its inputs too.",
+        ),
+    ] = False,
 ) -> None:
     """Resolve a procedure: the dice, each modifier and its source, and what changes.
 
+    'quartermaster resolve RESOLVER_ID --help' explains that resolver's inputs.
+
     Example: quartermaster resolve tactical.flight-test flagship=yes courage=1 --seed 7
     """
+    if show_help or resolver_id is None:
+        if resolver_id is None and not show_help:
+            raise click.UsageError("Missing argument 'RESOLVER_ID'.", ctx)
+        typer.echo(ctx.get_help())
+        if resolver_id is not None:
+            from generator.loading import load_rules
+            from generator.resolve import get_resolver
+            from generator.resolve.show import show_resolver
+
+            typer.echo("")
+            show_resolver(get_resolver(resolver_id), load_rules(rules_file))
+        return
     from generator.loading import load_rules
     from generator.resolve import get_resolver, parse_inputs
     from generator.resolve.engine import odds, run
@@ -271,9 +416,14 @@ def resolve_command(
         show_resolution(resolution)
 
 
-@app.command("play")
+@app.command("play", cls=_Command)
 def play_command(
-    ruleset: Annotated[str, typer.Argument(help="The ruleset being played, e.g. flob.")],
+    ruleset: Annotated[
+        str,
+        typer.Argument(
+            help="The ruleset being played, e.g. flob.", autocompletion=completion.rulesets
+        ),
+    ],
     seed: SeedOption = None,
     rules_file: RulesOption = None,
     output: Annotated[
@@ -285,31 +435,12 @@ def play_command(
     Example: quartermaster play flob   (then type: broadside attack=5, again, undo, quit)
     """
     from generator.loading import load_rules
-    from generator.play import PlaySession
+    from generator.play import PlaySession, run_prompt
 
     session = PlaySession(
         load_rules(rules_file), ruleset, fresh_seed() if seed is None else seed, output
     )
-    interactive = sys.stdin.isatty()
-    title = session.rules.rulesets[ruleset].title
-    typer.echo(f"{title}: session seed {session.seed}. Type 'help' for commands, 'quit' to end.")
-    while True:
-        try:
-            line = input(f"{ruleset}> " if interactive else "")
-        except (EOFError, KeyboardInterrupt):
-            break
-        if line.strip().casefold() in ("quit", "exit", "q"):
-            break
-        if not interactive and line.strip():
-            typer.echo(f"{ruleset}> {line.strip()}")
-        reply = session.handle(line)
-        if reply:
-            typer.echo(reply)
-    text_log, json_log = session.log_paths
-    if session.entries:
-        typer.echo(f"log: {text_log} and {json_log}")
-    else:
-        typer.echo("nothing was played; no log written")
+    run_prompt(session, sys.stdin.isatty(), typer.echo)
 
 
 YamlOption = Annotated[bool, typer.Option("--yaml", help="Print YAML instead of JSON.")]
@@ -391,14 +522,22 @@ ForceOption = Annotated[
 
 
 def _emit(
-    data: dict[str, object], as_json: bool, as_yaml: bool, output: Path | None, force: bool
+    data: dict[str, object],
+    as_json: bool,
+    as_yaml: bool,
+    output: Path | None,
+    force: bool,
+    inputs: Sequence[Path | None] = (),
 ) -> bool:
-    """Print or write generated data; return True if it was handled (not human output)."""
+    """Print or write generated data; return True if it was handled (not human output).
+
+    `inputs` are the files the command read: `output` never replaces one of them.
+    """
     from generator.generate.scenario import dump
     from generator.output import check_target, write_atomic
 
     if output is not None:
-        check_target(output, force=force)
+        check_target(output, force=force, kind="data", inputs=inputs)
         fmt = "yaml" if as_yaml or output.suffix.lower() in (".yaml", ".yml") else "json"
         write_atomic(output, dump(data, fmt).encode("utf-8"))
         typer.echo(f"wrote {output}")
@@ -409,9 +548,11 @@ def _emit(
     return False
 
 
-@app.command("fleet")
+@app.command("fleet", cls=_Command)
 def fleet_command(
-    ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. tactical.")],
+    ruleset: Annotated[
+        str, typer.Argument(help="The ruleset, e.g. tactical.", autocompletion=completion.rulesets)
+    ],
     seed: SeedOption = None,
     ships: Annotated[
         int | None,
@@ -440,7 +581,7 @@ def fleet_command(
 
     rules = load_rules(rules_file)
     if ruleset not in rules.rulesets:
-        raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+        raise InputError(unknown("ruleset", ruleset, rules.rulesets))
     gen = get_generator(ruleset)
     if gen.units != "ships":
         raise InputError(
@@ -460,11 +601,11 @@ def fleet_command(
         if from_file
         else roll_force(rules, ruleset, _seed(seed), order)
     )
-    if not _emit(force, as_json, as_yaml, output, force_write):
+    if not _emit(force, as_json, as_yaml, output, force_write, (from_file, rules_file)):
         show_force(force, gen.units, gen.summary_fields)
 
 
-@app.command("character")
+@app.command("character", cls=_Command)
 def character_command(
     seed: SeedOption = None,
     from_file: FromOption = None,
@@ -490,16 +631,18 @@ def character_command(
         if from_file
         else gen.roll_character(rules, _seed(seed))
     )
-    if not _emit(person, as_json, as_yaml, output, force):
+    if not _emit(person, as_json, as_yaml, output, force, (from_file, rules_file)):
         show_force(
             {"name": person["name"], "seed": person.get("seed"), "characters": [person]},
             "characters",
         )
 
 
-@app.command("scenario")
+@app.command("scenario", cls=_Command)
 def scenario_command(
-    ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. tactical.")],
+    ruleset: Annotated[
+        str, typer.Argument(help="The ruleset, e.g. tactical.", autocompletion=completion.rulesets)
+    ],
     seed: SeedOption = None,
     ships: ShipsOption = None,
     navies: NaviesOption = None,
@@ -541,7 +684,7 @@ def scenario_command(
 
     rules = load_rules(rules_file)
     if ruleset not in rules.rulesets:
-        raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+        raise InputError(unknown("ruleset", ruleset, rules.rulesets))
     order = _order(ships, navies, year, balanced)
     check_order(rules, ruleset, order)
     if from_file is not None:
@@ -556,24 +699,37 @@ def scenario_command(
         scenario = scenario_from_sides(rules, ruleset, sides, _seed(seed), year)
     else:
         scenario = roll_scenario(rules, ruleset, _seed(seed), order)
-    if not _emit(scenario, as_json, as_yaml, output, force):
+    if not _emit(
+        scenario, as_json, as_yaml, output, force, (from_file, rules_file, *(sides or ()))
+    ):
         gen = get_generator(ruleset)
         show_scenario(scenario, gen.units, gen.summary_fields)
 
 
-@app.command("sheet")
+@app.command("sheet", cls=_Command)
 def sheet_command(
     kind: Annotated[
-        str, typer.Argument(help="Sheet kind, e.g. duel-record (see --help for the list).")
+        str,
+        typer.Argument(
+            help="Sheet kind, e.g. duel-record (see --help for the list).",
+            autocompletion=completion.sheet_kinds,
+        ),
     ],
     ruleset: Annotated[
-        str | None, typer.Option("--ruleset", help="The ruleset, for kinds that serve several.")
+        str | None,
+        typer.Option(
+            "--ruleset",
+            help="The ruleset, for kinds that serve several.",
+            autocompletion=completion.rulesets,
+        ),
     ] = None,
     from_file: FromOption = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Roll the data the sheet is about from this seed.")
     ] = None,
-    paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
+    paper: Annotated[
+        str, typer.Option("--paper", help="a4 or letter.", autocompletion=completion.papers)
+    ] = "a4",
     mono: Annotated[
         bool, typer.Option("--mono", help="Black and white only, for laser printers.")
     ] = False,
@@ -613,7 +769,7 @@ def sheet_command(
     data = load_sheet_data(sheet, rules, ruleset, from_file, seed)
     chosen = ruleset or (str(data["ruleset"]) if data and "ruleset" in data else None)
     target = output or default_path(kind, chosen, seed, paper.lower(), mono, fillable)
-    check_target(target, force=force)
+    check_target(target, force=force, kind="pdf", inputs=(from_file, rules_file))
     pdf = render_sheet(
         kind, rules, data=data, ruleset=chosen, paper=paper.lower(), mono=mono, fillable=fillable
     )
@@ -621,7 +777,9 @@ def sheet_command(
     typer.echo(f"wrote {target}")
 
 
-PaperOption = Annotated[str, typer.Option("--paper", help="a4 or letter.")]
+PaperOption = Annotated[
+    str, typer.Option("--paper", help="a4 or letter.", autocompletion=completion.papers)
+]
 MonoOption = Annotated[
     bool, typer.Option("--mono", help="Black and white only, for laser printers.")
 ]
@@ -635,6 +793,7 @@ WithoutOption = Annotated[
         metavar="SECTIONS",
         help="Leave out these sections, comma-separated: map, counters, cards, playsheet, "
         "quick-reference, spares, gm-notes.",
+        autocompletion=completion.sections,
     ),
 ]
 SparesOption = Annotated[
@@ -643,11 +802,14 @@ SparesOption = Annotated[
 ]
 
 
-@app.command("packet")
+@app.command("packet", cls=_Command)
 def packet_command(
     ruleset: Annotated[
         str | None,
-        typer.Argument(help="The ruleset (default: the one 'quartermaster rulesets' marks)."),
+        typer.Argument(
+            help="The ruleset (default: the one 'quartermaster rulesets' marks).",
+            autocompletion=completion.rulesets,
+        ),
     ] = None,
     seed: SeedOption = None,
     ships: ShipsOption = None,
@@ -694,18 +856,20 @@ def packet_command(
     leave_out = _words(without)
     check_packet_options(paper, leave_out, spares)
     rules = load_rules(rules_file)
-    ruleset = ruleset or default_ruleset()
-    if ruleset not in rules.rulesets:
-        raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
-    order = _order(ships, navies, year, balanced)
-    check_order(rules, ruleset, order)
+    if ruleset is not None and ruleset not in rules.rulesets:
+        raise InputError(unknown("ruleset", ruleset, rules.rulesets))
     if from_file is not None:
         if seed is not None or ships or navies or year is not None:
             raise InputError(
                 "--from: the scenario is read from the file; no --seed, --ships, --navies or --year"
             )
+        # without a RULESET, the file says which it is
         scenario = read_scenario(from_file, rules, ruleset)
+        ruleset = str(scenario["ruleset"])
     else:
+        ruleset = ruleset or default_ruleset()
+        order = _order(ships, navies, year, balanced)
+        check_order(rules, ruleset, order)
         scenario = roll_scenario(rules, ruleset, _seed(seed), order)
     if title is not None:
         if not title.strip() or len(title) > 120:
@@ -719,22 +883,44 @@ def packet_command(
     target = output or Path("output") / f"packet-{ruleset}-{scenario['seed']}{suffix}.pdf"
     handout_paths = handout_names(target, scenario) if handouts else []
     for path in (target, *handout_paths):
-        check_target(path, force=force)
-    packet = build_packet(
-        rules,
-        scenario,
-        paper=paper,
-        mono=mono,
-        fillable=fillable,
-        without=frozenset(leave_out),
-        spares=spares,
-    )
-    write_atomic(target, packet.write())
+        check_target(path, force=force, kind="pdf", inputs=(from_file, rules_file))
+    with _status("Making the packet") as step:
+        packet = build_packet(
+            rules,
+            scenario,
+            paper=paper,
+            mono=mono,
+            fillable=fillable,
+            without=frozenset(leave_out),
+            spares=spares,
+            progress=step,
+        )
+        step("putting the pages together")
+        pdfs = [packet.write()]
+        for index in range(len(handout_paths)):
+            step(f"handout for {scenario['sides'][index].get('name', '')}")
+            pdfs.append(packet.write(sides={index}))
+    write_atomic(target, pdfs[0])
     typer.echo(f"wrote {target}")
     for index, handout in enumerate(handout_paths):
         side = scenario["sides"][index]
-        write_atomic(handout, packet.write(sides={index}))
+        write_atomic(handout, pdfs[index + 1])
         typer.echo(f"wrote {handout} ({side.get('name', '')})")
+
+
+@contextlib.contextmanager
+def _status(what: str) -> Iterator[Callable[[str], None]]:
+    """Show what is being made on a terminal (stderr), one changing line that goes away
+    when done; elsewhere (a pipe, a log, a test) nothing. Yields the function to call with
+    each step."""
+    if not sys.stderr.isatty():
+        yield lambda step: None
+        return
+    from rich.console import Console
+    from rich.markup import escape
+
+    with Console(stderr=True).status(f"{what}…") as status:
+        yield lambda step: status.update(f"{what}: {escape(step)}…")
 
 
 def handout_names(target: Path, scenario: dict[str, Any]) -> list[Path]:
@@ -745,12 +931,13 @@ def handout_names(target: Path, scenario: dict[str, Any]) -> list[Path]:
     return [target.with_name(f"{target.stem}-{name}.pdf") for name in names]
 
 
-@app.command("batch")
+@app.command("batch", cls=_Command)
 def batch_command(
     rulesets: Annotated[
         str,
         typer.Argument(
-            help="The ruleset, or several comma-separated (taken in turn), e.g. tactical,flob."
+            help="The ruleset, or several comma-separated (taken in turn), e.g. tactical,flob.",
+            autocompletion=completion.ruleset_list,
         ),
     ],
     count: Annotated[int, typer.Option("--count", help="How many packets.", min=1)],
@@ -795,7 +982,7 @@ def batch_command(
     chosen = _words(rulesets)
     for ruleset in chosen:
         if ruleset not in rules.rulesets:
-            raise InputError(f"unknown ruleset '{ruleset}' (known: {', '.join(rules.rulesets)})")
+            raise InputError(unknown("ruleset", ruleset, rules.rulesets))
     order = _order(ships, navies, year, balanced)
     for ruleset in chosen:
         check_order(rules, ruleset, order)
@@ -856,6 +1043,10 @@ def _fail(problems: str | Sequence[str], code: int) -> NoReturn:
     sys.exit(code)
 
 
+# Ctrl-C anywhere but in a batch (which says how far it got: `BatchInterrupted`)
+INTERRUPTED = "interrupted: nothing was left half-written"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; turn our errors and usage errors into one-line messages."""
     try:
@@ -874,9 +1065,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         _fail(exc.format_message(), exc.exit_code)
     except (click.exceptions.Abort, KeyboardInterrupt):
-        _fail(
-            "interrupted: every file already written is whole; a batch goes on with --resume", 130
-        )
+        _fail(INTERRUPTED, 130)
     except Exception as exc:
         # a bug, not bad input: one line for the user, the traceback with QM_DEBUG=1
         if os.environ.get("QM_DEBUG"):
@@ -891,7 +1080,5 @@ def main(argv: list[str] | None = None) -> None:
             1,
         )
     if code == 130:  # Typer returns Ctrl-C as this exit code (no command returns it)
-        _fail(
-            "interrupted: every file already written is whole; a batch goes on with --resume", 130
-        )
+        _fail(INTERRUPTED, 130)
     sys.exit(code if isinstance(code, int) else 0)

@@ -9,6 +9,7 @@ from typing import Any
 from generator.errors import LookupInputError, shown
 from generator.loading import Axis, Rules, Table, thaw
 from generator.loading.cells import parse_cell
+from generator.suggest import nearest, unknown
 
 # Python refuses to read whole numbers of over 4300 digits; no table needs as many
 MAX_DIGITS = 4000
@@ -25,17 +26,52 @@ def find_table(rules: Rules, table_id: str) -> Table:
     ruleset_id, dot, key = table_id.partition(".")
     ruleset = rules.rulesets.get(ruleset_id)
     if ruleset is None or not dot:
-        known = ", ".join(rules.rulesets)
+        if not dot and ruleset is not None:
+            choices = [t.id for t in ruleset.tables.values() if t.kind != "rules"]
+            raise LookupInputError(
+                f"'{shown(table_id)}' is a ruleset; a table id is RULESET.TABLE "
+                f"(tables of {ruleset_id}: {', '.join(choices)})"
+            )
+        every = [t.id for r in rules.rulesets.values() for t in r.tables.values()]
+        guess = (nearest(table_id, every) if dot else None) or nearest(ruleset_id, rules.rulesets)
+        hint = f": did you mean '{guess}'?" if guess is not None else ""
         raise LookupInputError(
-            f"unknown table '{shown(table_id)}': ids are RULESET.TABLE with RULESET one of {known}"
+            f"unknown table '{shown(table_id)}'{hint} (ids are RULESET.TABLE, "
+            f"with RULESET one of: {', '.join(rules.rulesets)})"
         )
     table = ruleset.tables.get(key)
     if table is None:
-        choices = ", ".join(t.id for t in ruleset.tables.values() if t.kind != "rules")
+        choices = [t.id for t in ruleset.tables.values() if t.kind != "rules"]
         raise LookupInputError(
-            f"unknown table '{shown(table_id)}'; tables of {ruleset_id}: {choices}"
+            unknown("table", table_id, choices, listing=f"tables of {ruleset_id}")
         )
     return table
+
+
+def read_values(table: Table, words: list[str]) -> dict[str, str]:
+    """Return a lookup's inputs from typed words: ``AXIS=VALUE``, and values typed alone
+    for the axes not named, in the table's axis order (``lookup tactical.broadside 7``,
+    ``lookup flob.broadside 5 7`` for attack 5, roll 7)."""
+    from generator.assignments import parse_assignments
+
+    named = parse_assignments([w for w in words if "=" in w], "lookup values")
+    bare = [w for w in words if "=" not in w]
+    if not bare:
+        return named
+    axes = ["modifier"] if table.kind == "modifiers" else [a.name for a in table.axes]
+    for word in bare:
+        if word.strip() in axes:  # 'roll' for 'roll=7': a name without its value
+            parse_assignments([word], "lookup values")
+    free = [name for name in axes if name not in named]
+    if len(bare) != len(free):
+        wanted = " ".join(f"{name}=VALUE" for name in axes)
+        values = "1 value" if len(bare) == 1 else f"{len(bare)} values"
+        left = ", ".join(free) or "none left"
+        raise LookupInputError(
+            f"{table.id}: {values} without a name, for the axes {left}; write {wanted}, "
+            "or one value per axis in that order"
+        )
+    return {**named, **dict(zip(free, (w.strip() for w in bare), strict=True))}
 
 
 def describe_axis_values(axis: Axis) -> str:

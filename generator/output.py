@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from generator.errors import OutputError
@@ -136,13 +137,44 @@ def _is_generated_data(path: Path) -> bool:
     )
 
 
-def check_target(path: Path, *, force: bool = False) -> Path:
+#: the file names each kind of output may take (`check_target`)
+SUFFIXES = {"pdf": (".pdf",), "data": (".json", ".yaml", ".yml")}
+
+
+def check_target(
+    path: Path,
+    *,
+    force: bool = False,
+    kind: str | None = None,
+    inputs: Iterable[Path | None] = (),
+) -> Path:
     """Check that `path` can be written and may be replaced; return it. Writes nothing.
+
+    Args:
+        path: the file to be written.
+        force: replace an existing file Quartermaster did not write.
+        kind: ``pdf`` or ``data``: the name must end as that kind does (``.pdf``;
+            ``.json``/``.yaml``/``.yml``), so a PDF never replaces a data file, nor the
+            other way round, even though both are Quartermaster's own.
+        inputs: the files this run reads (``--from``, ``--side``, ``--rules``): never
+            replaced, not even with `force`.
 
     Raises:
         OutputError: its folder cannot be made or written, it is a folder or a device,
-            or it is an existing file Quartermaster did not write and `force` is not set.
+            its name is not of its kind, it is one of the run's inputs, or it is an
+            existing file Quartermaster did not write and `force` is not set.
     """
+    if kind is not None and path.suffix.lower() not in SUFFIXES[kind]:
+        wanted = " or ".join(SUFFIXES[kind][:2])
+        what = "a PDF" if kind == "pdf" else "data (JSON or YAML)"
+        raise OutputError(
+            f"{path}: this command writes {what}; give a file name ending in {wanted}"
+        )
+    for source in inputs:
+        if source is not None and _same_file(path, source):
+            raise OutputError(
+                f"{path}: is a file this command reads ({source}); write to another name"
+            )
     check_folder(path.parent)
     if path.is_dir():
         raise OutputError(f"{path}: is a folder; give a file name")
@@ -153,6 +185,14 @@ def check_target(path: Path, *, force: bool = False) -> Path:
             f"{path}: exists and was not written by Quartermaster; add --force to overwrite it"
         )
     return path
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    """Say whether two paths name the same file (links and relative paths included)."""
+    try:
+        return one.exists() and other.exists() and os.path.samefile(one, other)
+    except OSError:
+        return False
 
 
 def _umask() -> int:

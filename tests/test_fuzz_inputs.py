@@ -228,7 +228,10 @@ def test_resolver_inputs_name_what_is_wrong() -> None:
         parse_inputs(resolver, RULES, {"courage": "9" * 5000})
     with pytest.raises(InputError, match=r"attack=-9{39}\.\.\.\(4002 characters\): too many"):
         lookup(RULES, "flob.broadside", {"attack": "-" + "9" * 4001, "roll": "7"})
-    with pytest.raises(ResolveInputError, match=r"unknown input 'c\x1bourage' \(inputs: flagship"):
+    with pytest.raises(
+        ResolveInputError,
+        match=r"unknown input 'c\x1bourage': did you mean 'courage'\? \(inputs: flagship",
+    ):
         parse_inputs(resolver, RULES, {"c\x1bourage": "1"})
 
 

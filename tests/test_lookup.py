@@ -104,9 +104,10 @@ def test_tactical_broadside_open_end(rules: Rules) -> None:
 @pytest.mark.parametrize(
     ("table_id", "inputs", "message"),
     [
-        ("flob.nothing", {}, r"unknown table 'flob.nothing'; tables of flob: .*flob\.broadside"),
-        ("pirates.loot", {}, r"unknown table 'pirates.loot': ids are RULESET.TABLE"),
-        ("flob", {}, r"unknown table 'flob': ids are RULESET.TABLE"),
+        ("flob.nothing", {}, r"unknown table 'flob.nothing' \(tables of flob: .*flob\.broadside"),
+        ("flob.broadsde", {}, r"unknown table 'flob.broadsde': did you mean 'flob.broadside'\?"),
+        ("pirates.loot", {}, r"unknown table 'pirates.loot' \(ids are RULESET.TABLE, with"),
+        ("flob", {}, r"'flob' is a ruleset; a table id is RULESET.TABLE \(tables of flob: "),
         ("flob.broadside", {"attack": "5"}, r"missing roll=VALUE \(roll: 2\.\.12\)"),
         (
             "flob.broadside",

@@ -155,7 +155,9 @@ def test_duel_record_with_the_longest_name(rules: Rules, paper: str) -> None:
 
 def test_bad_sheet_options_are_refused(rules: Rules) -> None:
     with pytest.raises(
-        InputError, match=r"unknown sheet kind 'duel-recrod' \(kinds: .*duel-record"
+        InputError,
+        match=r"unknown sheet kind 'duel-recrod': did you mean 'duel-record'\? "
+        r"\(kinds: .*duel-record",
     ):
         render_sheet("duel-recrod", rules)
     with pytest.raises(InputError, match=r"--paper a5: choose a4 or letter"):

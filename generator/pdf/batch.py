@@ -8,10 +8,12 @@ checksum; ``resume`` keeps every packet whose file still matches and makes the r
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
 import json
+import multiprocessing
 import os
 import random
 from collections.abc import Callable, Iterator
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import InputError
+from generator.errors import InputError, QuartermasterError
 from generator.output import check_folder, check_target, ensure_dir, write_atomic
 
 MANIFEST = "manifest.json"
@@ -169,7 +171,9 @@ def make_packet(
     pdf = packet.write()
     ruleset, seed = str(scenario["ruleset"]), int(scenario["seed"])
     name = packet_name(ruleset, index, seed)
-    write_atomic(Path(folder) / name, pdf)
+    # written whole under a staging name; `run_batch` gives it its name and enters it in
+    # the manifest in one step, so no packet is ever on disk without being listed
+    write_atomic(_staged(Path(folder), name), pdf)
     balance = scenario.get("balance", {})
     return {
         "index": index + 1,
@@ -183,6 +187,39 @@ def make_packet(
         "strengths": balance.get("strengths", []),
         "command": options.command(ruleset, seed, str(scenario["title"])),
     }
+
+
+def _staged(folder: Path, name: str) -> Path:
+    """Return where a worker leaves a finished packet for the parent to commit: a hidden
+    ``.part`` name, which `_clean_leftovers` removes if the batch is interrupted."""
+    return folder / f".{name}.staged.part"
+
+
+class BatchInterrupted(QuartermasterError):
+    """Ctrl-C during a batch: the workers are stopped, the manifest lists every packet on
+    disk, and the same command with --resume makes the rest."""
+
+    exit_code = 130
+
+
+@contextlib.contextmanager
+def _no_interrupt() -> Iterator[None]:
+    """Hold a Ctrl-C back while a packet is committed (renamed into place and entered in
+    the manifest), then deliver it; so a packet is on disk only if it is listed."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def _sha256(path: Path) -> str | None:
@@ -289,12 +326,21 @@ def run_batch(
     done = len(entries)
     if progress:
         progress(done, options.count)
-    for entry in _run(options, todo, scenarios, folder, jobs):
-        entries[entry["index"] - 1] = entry
-        _write_manifest(folder, options, entries)
-        done += 1
-        if progress:
-            progress(done, options.count)
+    try:
+        for entry in _run(options, todo, scenarios, folder, jobs):
+            with _no_interrupt():
+                os.replace(_staged(folder, entry["file"]), folder / entry["file"])
+                entries[entry["index"] - 1] = entry
+                _write_manifest(folder, options, entries)
+            done += 1
+            if progress:
+                progress(done, options.count)
+    except KeyboardInterrupt:
+        _clean_leftovers(folder)
+        raise BatchInterrupted(
+            f"interrupted: {done} of {options.count} packets are made and listed in "
+            f"{folder / MANIFEST}; the same command with --resume makes the rest"
+        ) from None
     write_index(folder, options, [entries[i] for i in sorted(entries)])
     data = read_manifest(folder)
     assert data is not None
@@ -315,15 +361,26 @@ def _run(
     # never more workers than packets to make, nor than a few per CPU (a typo such as
     # --jobs 100000 must not fork the machine to death)
     workers = min(jobs, len(todo), 4 * (os.cpu_count() or 1))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt) as pool:
         futures = [pool.submit(make_packet, options, i, scenarios[i], str(folder)) for i in todo]
         try:
             for future in as_completed(futures):
                 yield future.result()
         except BaseException:
-            for future in futures:
-                future.cancel()
+            # Ctrl-C (or a failed packet): stop at once. Packets in progress are dropped
+            # (their staged files are removed): waiting for them took up to a minute.
+            pool.shutdown(wait=False, cancel_futures=True)
+            for child in multiprocessing.active_children():
+                child.terminate()
             raise
+
+
+def _ignore_interrupt() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the workers itself (a worker
+    interrupted on its own would print a traceback and break the pool)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def write_index(folder: Path, options: BatchOptions, packets: list[dict[str, Any]]) -> Path:

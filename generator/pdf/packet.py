@@ -399,6 +399,7 @@ def build_packet(
     cache: bool = True,
     without: frozenset[str] = frozenset(),
     spares: int | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Packet:
     """Lay out every sheet of a game-night packet for `scenario`.
 
@@ -409,6 +410,9 @@ def build_packet(
         without: the sections to leave out (`LEAVE_OUT`: map, counters, cards ...); a
             section this ruleset has not is no error (a batch may mix rulesets).
         spares: how many of each blank sheet (None: one).
+        progress: told what is laid out next (``Ship log: HMS Victory``), before each
+            sheet, so a terminal can show it (the cover is laid out when the packet is
+            written).
     """
     ruleset = str(scenario["ruleset"])
     plan = packet_plan(ruleset)
@@ -422,6 +426,8 @@ def build_packet(
     def sheet(
         kind: str, data: dict[str, Any] | None, *bookmarks: tuple[str, int], prefix: str = "s"
     ) -> Sheet:
+        if progress is not None:
+            progress(bookmarks[-1][0] if bookmarks else get_kind(kind).title)
         made_sheet = _made(kind, data, bookmarks, prefix)
         made_sheet.kind = kind
         made_sheet.blank_backs = get_kind(kind).blank_backs

@@ -16,6 +16,7 @@ from generator.loading.yamlfile import read_yaml
 from generator.render.draw import Mark
 from generator.resources import resource_dir
 from generator.rulesets import serving
+from generator.suggest import unknown
 
 PAPERS: dict[str, dict[str, str]] = {
     "a4": {"name": "a4", "css": "A4", "margin": "10mm 11mm"},
@@ -148,7 +149,7 @@ def get_kind(kind: str) -> SheetKind:
     """Return the sheet kind `kind`, or raise naming the kinds there are."""
     kinds = sheet_kinds()
     if kind not in kinds:
-        raise InputError(f"unknown sheet kind '{kind}' (kinds: {', '.join(kinds)})")
+        raise InputError(unknown("sheet kind", kind, kinds, listing="kinds"))
     return kinds[kind]
 
 

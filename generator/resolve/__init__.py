@@ -21,6 +21,7 @@ from generator.resolve.base import (
     Resolver,
     SteppedResolver,
 )
+from generator.suggest import nearest, unknown
 
 __all__ = [
     "REQUIRED",
@@ -75,9 +76,17 @@ def get_resolver(resolver_id: str) -> Resolver:
         return resolvers[resolver_id]
     ruleset = resolver_id.split(".", 1)[0]
     same = [r for r in resolvers if r.startswith(ruleset + ".")]
-    hint = ", ".join(same) if same else ", ".join(sorted({r.split(".")[0] for r in resolvers}))
-    what = "resolvers of " + ruleset if same else "rulesets"
-    raise ResolveInputError(f"unknown resolver '{shown(resolver_id)}' ({what}: {hint})")
+    if same:
+        raise ResolveInputError(
+            unknown("resolver", resolver_id, same, listing=f"resolvers of {ruleset}")
+        )
+    rulesets = sorted({r.split(".")[0] for r in resolvers})
+    guess = nearest(resolver_id, resolvers) or nearest(ruleset, rulesets)
+    hint = f": did you mean '{guess}'?" if guess is not None else ""
+    raise ResolveInputError(
+        f"unknown resolver '{shown(resolver_id)}'{hint} (ids are RULESET.NAME, with RULESET "
+        f"one of: {', '.join(rulesets)}; 'quartermaster resolvers RULESET' lists them)"
+    )
 
 
 def parse_inputs(resolver: Resolver, rules: Rules, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -85,9 +94,10 @@ def parse_inputs(resolver: Resolver, rules: Rules, raw: Mapping[str, Any]) -> di
     names = {p.name: p for p in resolver.params}
     for name in raw:
         if name not in names:
-            known = ", ".join(names) or "no inputs"
+            if not names:
+                raise ResolveInputError(f"{resolver.id}: unknown input '{shown(name)}' (no inputs)")
             raise ResolveInputError(
-                f"{resolver.id}: unknown input '{shown(name)}' (inputs: {known})"
+                f"{resolver.id}: " + unknown("input", name, names, listing="inputs")
             )
     out: dict[str, Any] = {}
     for param in resolver.params:
