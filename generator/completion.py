@@ -8,7 +8,8 @@ completion that fails offers nothing rather than printing a traceback into the s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import shlex
+from collections.abc import Callable, Iterable, Mapping
 from functools import wraps
 from pathlib import Path
 from typing import Any
@@ -42,10 +43,6 @@ def _quiet(function: Completer) -> Completer:
     return wrapper
 
 
-def _starting(words: Iterable[str], incomplete: str) -> list[str]:
-    return [word for word in words if word.startswith(incomplete)]
-
-
 def _rules(ctx: click.Context) -> Any:
     from generator.loading import load_rules
 
@@ -62,7 +59,7 @@ def _ruleset_ids() -> list[str]:
 @_quiet
 def rulesets(incomplete: str) -> list[str]:
     """Complete a ruleset id."""
-    return _starting(_ruleset_ids(), incomplete)
+    return starting(_ruleset_ids(), incomplete)
 
 
 @_quiet
@@ -87,7 +84,7 @@ def _comma_list(words: Iterable[str], incomplete: str) -> list[str]:
 @_quiet
 def papers(incomplete: str) -> list[str]:
     """Complete --paper."""
-    return _starting(PAPERS, incomplete.lower())
+    return starting(PAPERS, incomplete.lower())
 
 
 @_quiet
@@ -95,7 +92,7 @@ def sheet_kinds(incomplete: str) -> list[str]:
     """Complete a sheet kind."""
     from generator.render.sheets import sheet_kinds as kinds
 
-    return _starting(kinds(), incomplete)
+    return starting(kinds(), incomplete)
 
 
 @_quiet
@@ -103,8 +100,8 @@ def tables(ctx: click.Context, incomplete: str) -> list[str]:
     """Complete a table id (``flob.bro<TAB>``), or a ruleset id followed by its dot."""
     rules = _rules(ctx)
     if "." not in incomplete:
-        return _starting((f"{r}." for r in rules.rulesets), incomplete)
-    return _starting((t.id for t in rules.all_tables()), incomplete)
+        return starting((f"{r}." for r in rules.rulesets), incomplete)
+    return starting((t.id for t in rules.all_tables()), incomplete)
 
 
 @_quiet
@@ -112,8 +109,8 @@ def tables_or_rulesets(ctx: click.Context, incomplete: str) -> list[str]:
     """Complete the `tables` argument: a ruleset id, or one of its table ids."""
     rules = _rules(ctx)
     if "." not in incomplete:
-        return _starting([*rules.rulesets, *(f"{r}." for r in rules.rulesets)], incomplete)
-    return _starting((t.id for t in rules.all_tables()), incomplete)
+        return starting([*rules.rulesets, *(f"{r}." for r in rules.rulesets)], incomplete)
+    return starting((t.id for t in rules.all_tables()), incomplete)
 
 
 @_quiet
@@ -121,11 +118,7 @@ def lookup_values(ctx: click.Context, incomplete: str) -> list[str]:
     """Complete a lookup's ``AXIS=VALUE``: the axis names, then the axis's labels."""
     rules = _rules(ctx)
     table = rules.table(str(ctx.params.get("table_id")))
-    if table.kind == "modifiers":
-        choices = {"modifier": [m.id for m in table.modifiers]}
-    else:
-        choices = {axis.name: [] if axis.numeric else list(axis.labels) for axis in table.axes}
-    return _assignments(choices, _typed(ctx), incomplete)
+    return _shell_assignments(table_words(table), _typed(ctx), incomplete)
 
 
 def _typed(ctx: click.Context) -> list[str]:
@@ -133,26 +126,61 @@ def _typed(ctx: click.Context) -> list[str]:
     return [str(v) for v in ctx.params.get("values") or ()] + list(ctx.args)
 
 
-def _assignments(choices: dict[str, list[str]], args: list[str], incomplete: str) -> list[str]:
-    """Complete ``NAME=VALUE``: the names not given yet, then the words of that name.
+def _shell_assignments(
+    choices: Mapping[str, tuple[str, ...]], typed: list[str], incomplete: str
+) -> list[str]:
+    """`assignments` as a shell asks for them. Bash splits ``ammo=do`` at the ``=`` (the
+    words arrive as ``ammo``, ``=``, ``do``), so after a lone ``=`` the bare words are
+    offered; other shells pass ``ammo=do`` whole."""
+    if len(typed) >= 2 and typed[-1] == "=":
+        words = (typed_word(w) for w in choices.get(typed[-2], ()))
+        return starting(words, incomplete)
+    return assignments(choices, typed, incomplete)
 
-    Bash splits ``ammo=do`` at the ``=`` (the words arrive as ``ammo``, ``=``, ``do``), so
-    after a lone ``=`` the bare words are offered; other shells pass ``ammo=do`` whole.
+
+def typed_word(label: str) -> str:
+    """Return a label as it is easiest to type (``Double Round Shot`` → ``double-round-shot``).
+
+    Inputs ignore case, spaces and hyphens, so the typed word names the same choice.
     """
-    if len(args) >= 2 and args[-1] == "=":
-        return [_word(w) for w in choices.get(args[-2], []) if _word(w).startswith(incomplete)]
-    given = {a.partition("=")[0] for a in args}
-    name, equals, value = incomplete.partition("=")
-    if not equals:
-        return [f"{n}=" for n in choices if n.startswith(name) and n not in given]
-    words = (_word(w) for w in choices.get(name, []))
-    return [f"{name}={word}" for word in words if word.startswith(value.casefold())]
-
-
-def _word(label: str) -> str:
-    """Return a table label as it is easiest to type (``Double Round Shot`` →
-    ``double-round-shot``; inputs ignore case, spaces and hyphens)."""
     return "-".join(label.casefold().split())
+
+
+def starting(words: Iterable[str], text: str) -> list[str]:
+    """Return the words that begin with `text` (ignoring case), once each, in order."""
+    start = text.casefold()
+    return [w for w in dict.fromkeys(words) if w.casefold().startswith(start)]
+
+
+def param_words(param: Any, rules: Any) -> tuple[str, ...]:
+    """Return the words a resolver input may take (none for numbers and text)."""
+    if param.kind == "bool":
+        return ("yes", "no")
+    if param.kind == "choice":
+        return tuple(param.allowed(rules))
+    return ()
+
+
+def table_words(table: Any) -> dict[str, tuple[str, ...]]:
+    """Return a table's input names with their words (none for a numeric axis)."""
+    if table.kind == "modifiers":
+        return {"modifier": tuple(m.id for m in table.modifiers)}
+    return {a.name: () if a.numeric else tuple(a.labels) for a in table.axes}
+
+
+def assignments(choices: Mapping[str, tuple[str, ...]], given: list[str], text: str) -> list[str]:
+    """Complete ``NAME=VALUE``: the names not given yet, then that name's words as typed."""
+    from generator.loading.model import fold
+
+    name, equals, value = text.partition("=")
+    if not equals:
+        taken = {word.partition("=")[0] for word in given}
+        return starting((f"{n}=" for n in choices if n not in taken), name)
+    words = [typed_word(w) for w in choices.get(name, ())]
+    start = fold(value)
+    return [
+        f"{name}={shlex.quote(w)}" for w in dict.fromkeys(words) if w and fold(w).startswith(start)
+    ]
 
 
 @_quiet
@@ -162,8 +190,8 @@ def resolvers(incomplete: str) -> list[str]:
 
     ids = list(all_resolvers())
     if "." not in incomplete:
-        return _starting(dict.fromkeys(f"{i.split('.')[0]}." for i in ids), incomplete)
-    return _starting(ids, incomplete)
+        return starting(dict.fromkeys(f"{i.split('.')[0]}." for i in ids), incomplete)
+    return starting(ids, incomplete)
 
 
 @_quiet
@@ -174,8 +202,8 @@ def resolvers_or_rulesets(incomplete: str) -> list[str]:
     ids = list(all_resolvers())
     if "." not in incomplete:
         heads = list(dict.fromkeys(i.split(".")[0] for i in ids))
-        return _starting([*heads, *(f"{h}." for h in heads)], incomplete)
-    return _starting(ids, incomplete)
+        return starting([*heads, *(f"{h}." for h in heads)], incomplete)
+    return starting(ids, incomplete)
 
 
 @_quiet
@@ -185,13 +213,5 @@ def resolver_inputs(ctx: click.Context, incomplete: str) -> list[str]:
 
     resolver = get_resolver(str(ctx.params.get("resolver_id")))
     rules = _rules(ctx)
-    choices = {p.name: list(_param_words(p, rules)) for p in resolver.params}
-    return _assignments(choices, _typed(ctx), incomplete)
-
-
-def _param_words(param: Any, rules: Any) -> tuple[str, ...]:
-    if param.kind == "bool":
-        return ("yes", "no")
-    if param.kind == "choice":
-        return tuple(param.allowed(rules))
-    return ()
+    choices = {p.name: param_words(p, rules) for p in resolver.params}
+    return _shell_assignments(choices, _typed(ctx), incomplete)
