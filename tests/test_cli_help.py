@@ -61,6 +61,10 @@ ROOT = Path(__file__).resolve().parent.parent
             "error: unknown sheet kind 'ship-lg': did you mean 'ship-log'? (kinds: briefing,",
         ),
         (("tables", "tactcal"), "error: unknown ruleset 'tactcal': did you mean 'tactical'?"),
+        (
+            ("packet", "--without", "mapp"),
+            "error: --without: unknown section 'mapp': did you mean 'map'? (choose from: map,",
+        ),
     ],
 )
 def test_an_unknown_name_gets_the_nearest_one_then_the_list(
@@ -320,3 +324,18 @@ def test_status_shows_steps_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) 
     with cli._status("Making the packet") as step:
         step("Ship log: <HMS [Victory]>")
     assert "Making the packet" in screen.getvalue()
+
+
+def test_ctrl_c_on_a_packet_says_nothing_of_batches(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import generator.pdf.packet as packet
+
+    def pressed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(packet, "build_packet", pressed)
+    code, out, err = run(capsys, "packet", "duel", "--seed", "1", "-o", str(tmp_path / "p.pdf"))
+    assert code == 130 and out == ""
+    assert err == "error: interrupted: nothing was left half-written\n"
+    assert list(tmp_path.iterdir()) == []

@@ -234,7 +234,13 @@ def test_printing_notes_list_the_single_sided_pages() -> None:
 
 def test_handouts_hold_only_their_side(rules: Rules) -> None:
     scenario = roll_scenario(rules, "tactical", 8)
-    packet = build_packet(rules, scenario)
+    steps: list[str] = []
+    packet = build_packet(rules, scenario, progress=steps.append)
+    # what a terminal is told while the packet is laid out: each side's sheets, then the
+    # sections for the table, the GM's notes last
+    first = scenario["sides"][0]["name"]
+    assert steps[:2] == [f"{first}: Roster", f"{first}: Ship's log"]
+    assert steps[-1] == "Notes for the GM" and len(steps) == len(set(steps))
     for index in range(2):
         pdf = packet.write(sides={index})
         reader = read(pdf)

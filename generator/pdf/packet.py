@@ -38,6 +38,7 @@ from generator.render.sheets import (
     static_sheet_pdf,
 )
 from generator.rulesets import SpecError, get_spec
+from generator.suggest import unknown
 from generator.text import listed
 
 
@@ -420,14 +421,16 @@ def build_packet(
     title = str(scenario["title"])
     subject = f"{rules.rulesets[ruleset].title}; scenario seed {scenario['seed']}"
 
+    def tell(step: str) -> None:
+        if progress is not None:
+            progress(step)
+
     made: list[str] = []  # the sheets about the scenario so far: their fields' prefixes
     drawing = Drawing(paper, mono=mono)  # the packet's drawn sheets, fonts embedded once
 
     def sheet(
         kind: str, data: dict[str, Any] | None, *bookmarks: tuple[str, int], prefix: str = "s"
     ) -> Sheet:
-        if progress is not None:
-            progress(bookmarks[-1][0] if bookmarks else get_kind(kind).title)
         made_sheet = _made(kind, data, bookmarks, prefix)
         made_sheet.kind = kind
         made_sheet.blank_backs = get_kind(kind).blank_backs
@@ -521,6 +524,7 @@ def build_packet(
                     for kind in plan["officers"]
                 ]
         for i, (kind, data, label) in enumerate(entries):
+            tell(f"{part.title}: {label}")
             marks = ((part.title, 1), (label, 2)) if i == 0 else ((label, 2),)
             part.sheets.append(sheet(kind, data, *marks))
         parts.append(part)
@@ -528,6 +532,7 @@ def build_packet(
     def whole(kind: str, label: str, blank: bool = False, gm: bool = False) -> Part:
         """A section of one sheet for the table (or the GM): about the scenario, or blank."""
         data = scenario if get_kind(kind).data == "scenario" and not blank else None
+        tell(label)
         return Part(label, None, [sheet(kind, data, (label, 1))], gm=gm)
 
     for kind in plan["shared"]:
@@ -570,6 +575,8 @@ def check_packet_options(
         raise InputError(f"--paper {paper}: choose a4 or letter")
     for section in without:
         if section not in LEAVE_OUT:
-            raise InputError(f"--without {section}: choose from {', '.join(LEAVE_OUT)}")
+            raise InputError(
+                "--without: " + unknown("section", section, LEAVE_OUT, listing="choose from")
+            )
     if spares is not None and not 0 <= spares <= MAX_SPARES:
         raise InputError(f"--spares {spares}: from 0 to {MAX_SPARES}")
