@@ -4,10 +4,26 @@ We parse the notation ourselves and translate the tree into icepool dice only he
 icepool does the convolution, keep-highest pools and re-roll/explode arithmetic exactly.
 Explosions stop after `EXPLODE_DEPTH` per die, the same limit the roller uses, so the
 distribution is exact for what `roll` does.
+
+Counting can take far longer than anyone waits (``200d100kh100`` would take minutes), so
+before anything is counted a cost model estimates icepool's work in *steps* (a step is
+about a microsecond of icepool's pure-Python work on a slow machine) and refuses what is
+over `MAX_STEPS`, naming the part that costs most. As a backstop for anything the model
+misjudges, the count itself runs under a `DEADLINE_SECONDS` alarm when it can (on Unix,
+in the main thread). Either way the refusal is one `DiceError` line.
 """
 
 from __future__ import annotations
 
+import math
+import shlex
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -15,6 +31,7 @@ from typing import Any
 from generator.dice.notation import (
     EXPLODE_DEPTH,
     BinOp,
+    Condition,
     Const,
     Dice,
     DiceError,
@@ -24,52 +41,367 @@ from generator.dice.notation import (
 )
 
 MAX_OUTCOMES = 200_000
-MAX_POOL_WORK = 2_000_000
+"""Refuse expressions that could give more different totals than this."""
+MAX_STEPS = 2_000_000
+"""Refuse expressions whose estimated work is over this many steps (about 2 s)."""
+DEADLINE_SECONDS = 3.0
+"""Give up counting after this long (when an alarm can be set: Unix, main thread)."""
+SAMPLE_TIMES = 1000
+"""How many rolls a refusal suggests sampling instead."""
+
+# Cost model, in steps (about 1 microsecond each on the slow 2-core machine it was
+# calibrated on; see `estimate`). Each constant is the cost of one operation of icepool's
+# pure-Python loops, fitted (least relative squares) to timings of about a hundred
+# expressions: NdM, NdMkhK, NdMklK, Nd6!, NdM>=T, NdMkhK>=T, sums, products, mixes.
+PAIR_STEPS = 0.23
+"""Adding or subtracting two distributions: one pair of outcomes."""
+PRODUCT_PAIR_STEPS = 1.0
+"""Multiplying two distributions: one pair of outcomes (their products scatter)."""
+OUTCOME_STEPS = 1.9
+"""A sum or difference: one outcome of the result made, sorted and stored."""
+POOL_STATE_STEPS = 0.46
+"""A keep-highest/lowest pool: one evaluator transition (state x dice showing a face)."""
+POOL_POP_STEPS = 4.3
+"""A keep-highest/lowest pool: one way of taking dice off the face it is at ..."""
+POOL_POP_DICE = 400
+"""... twice as dear with this many dice in the pool ..."""
+POOL_POP_BITS = 1.5
+"""... and dearer still when the faces weigh differently (exploding dice): this times
+the dice times the bits of a face's weight, over `WEIGHT_BITS`, more ..."""
+POOL_SPLIT_FACE_STEPS = 0.036
+"""... and this more per face of the die (the die is hashed to look the split up)."""
+POOL_FACE_STEPS = 1.0
+"""A keep-highest/lowest pool: one face of the die, copied at each face it walks."""
+EXPLODE_STEPS = 2.9
+"""An exploding die: one outcome carried through one more level of explosion."""
+WEIGHT_BITS = 4000
+"""Integer weights this many bits long make each step cost about twice as much."""
+_HUGE = 10**30  # more totals than this are refused anyway; keeps the estimates finite
 
 
-def _support(node: Node) -> int:
-    """Return an upper bound on the number of distinct totals `node` can give."""
-    if isinstance(node, Const):
-        return 1
-    if isinstance(node, Neg):
-        return _support(node.operand)
-    if isinstance(node, Dice):
-        if node.success is not None:
-            return node.kept_count() + 1
-        per_die = node.sides * (EXPLODE_DEPTH + 1 if node.explode else 1)
-        return node.kept_count() * per_die + 1
-    left, right = _support(node.left), _support(node.right)
-    return left * right if node.op == "*" else left + right
+class _Overtime(BaseException):
+    """The counting alarm went off (a BaseException, so no library code swallows it)."""
 
 
-def _check_size(expression: str, node: Node) -> None:
-    for group in _groups(node):
-        faces = group.sides * (EXPLODE_DEPTH if group.explode else 1)
-        if group.keep is not None and group.count * faces > MAX_POOL_WORK // 100:
-            raise DiceError(
-                expression,
-                None,
-                f"too large to count exactly: keeping from {group.count} dice of {faces} outcomes",
-            )
-        if group.explode is not None and group.count * group.sides > 2000:
-            raise DiceError(expression, None, "too many exploding dice to count exactly")
-    if _support(node) > MAX_OUTCOMES:
-        raise DiceError(
-            expression, None, f"too many possible totals to count exactly (over {MAX_OUTCOMES})"
+@dataclass(frozen=True)
+class _Shape:
+    """What the cost model knows of a distribution: how many totals, their range, and
+    how long icepool's integer weights get (log2 of the denominator)."""
+
+    outcomes: int
+    low: int
+    high: int
+    bits: float
+    uneven: float = 0.0  # log2 of the largest weight of one outcome (0 if all weigh 1)
+
+
+@dataclass
+class Estimate:
+    """The cost model's verdict on an expression, before anything is counted.
+
+    Attributes:
+        steps: estimated work in all (a step is about a microsecond on a slow machine).
+        what: the dearest part in words, e.g. ``keeping the highest 100 of 200d100``.
+        outcomes: an upper bound on how many different totals it gives.
+        faces: the most faces of a die in a keep pool (icepool recurses once per face).
+        dearest: the steps of the dearest part.
+    """
+
+    steps: float = 0.0
+    what: str = ""
+    outcomes: int = 1
+    faces: int = 0
+    dearest: float = 0.0
+
+    def add(self, steps: float, what: str) -> None:
+        """Count `steps` more of work, for the part described by `what`."""
+        self.steps += steps
+        if steps > self.dearest:
+            self.dearest, self.what = steps, what
+
+
+def _weight_factor(bits: float) -> float:
+    """Return how much dearer a step is when icepool's integers are `bits` long."""
+    return 1 + bits / WEIGHT_BITS
+
+
+def _faces_matching(cond: Condition, sides: int) -> tuple[int, int]:
+    """Return the first and last face of 1..sides that `cond` holds for (an interval)."""
+    value = cond.value
+    first, last = {
+        ">=": (value, sides),
+        ">": (value + 1, sides),
+        "<=": (1, value),
+        "<": (1, value - 1),
+    }.get(cond.op, (value, value))
+    return max(first, 1), min(last, sides)
+
+
+def _one_die(node: Dice, work: Estimate) -> _Shape:
+    """Return the shape of one die of the group, after its re-roll and explosion."""
+    sides = node.sides
+    shape = _Shape(sides, 1, sides, math.log2(sides) if sides > 1 else 0.0)
+    if node.reroll is not None:
+        first, last = _faces_matching(node.reroll, sides)
+        if node.reroll_once:
+            shape = _Shape(sides, 1, sides, 2 * shape.bits, shape.bits)
+        else:
+            # the faces left are 1..sides minus the interval first..last (not empty)
+            removed = max(last - first + 1, 0)
+            low = 1 if first > 1 or removed == 0 else last + 1
+            high = sides if last < sides or removed == 0 else first - 1
+            shape = _Shape(sides - removed, low, high, math.log2(max(sides - removed, 1)))
+        work.add(sides * OUTCOME_STEPS, f"re-rolling a d{sides}")
+    if node.explode is not None:
+        first, last = _faces_matching(node.explode, sides)
+        exploding = max(min(last, shape.high) - max(first, shape.low) + 1, 1)
+        depth = EXPLODE_DEPTH
+        high = shape.high + depth * min(last, shape.high)
+        outcomes = min(high - shape.low + 1, shape.outcomes * (depth + 1))
+        # each level adds one more die to every exploding face's outcomes
+        work.add(
+            EXPLODE_STEPS * exploding * shape.outcomes * depth * (depth + 1) / 2,
+            f"exploding a d{sides} up to {depth} times",
         )
+        bits = shape.bits * (depth + 1)
+        shape = _Shape(outcomes, shape.low, high, bits, bits - shape.bits)
+    return shape
 
 
-def _groups(node: Node) -> list[Dice]:
-    if isinstance(node, Dice):
-        return [node]
+def _sum_of(die: _Shape, count: int, work: Estimate, what: str) -> _Shape:
+    """Cost of adding `count` copies of `die` one at a time, as `_to_icepool` does."""
+    span = die.high - die.low
+    n = count
+    # after i dice there are at most i*span+1 totals; each takes every outcome of one die
+    pairs = die.outcomes * (span * n * (n - 1) / 2 + (n - 1))
+    made = span * (n * (n + 1) / 2 - 1) + (n - 1)
+    weights = _weight_factor(2 / 3 * n * die.bits)
+    work.add((PAIR_STEPS * pairs + OUTCOME_STEPS * made) * weights, what)
+    return _Shape(span * n + 1, die.low * n, die.high * n, die.bits * n)
+
+
+def _pool(node: Dice, die: _Shape, work: Estimate) -> _Shape:
+    """Cost of icepool's keep-highest/lowest pool evaluation of a group.
+
+    icepool walks the faces from the kept end. At each face, for each number k of dice
+    still to be kept (only all K at the first face), it splits off how many of them show
+    that face and carries every partial result of the faces below to the next face: a
+    count of successes (up to k+1 of them) or a sum of up to k faces (up to k times the
+    faces' range). That is about K**3/6 transitions per face for a count, and K**3/6
+    times the range of the faces below for a sum; splitting the dice (every way for all
+    the dice left) makes about faces x K x N pool objects, each hashing the die; and the
+    die itself is copied, one face shorter, at every face.
+    """
+    count, kept = node.count, node.kept_count()
+    faces = die.outcomes
+    work.faces = max(work.faces, faces)
+    if kept == 0:  # nothing kept (3d6dl3): a total of 0, but icepool still walks the faces
+        work.add(POOL_FACE_STEPS * faces * faces / 30, f"dropping all of {_group(node)}")
+        return _Shape(1, 0, 0, 0.0)
+    inner = max(faces - 2, 0)  # faces with every number of kept dice: not the first or last
+    spacing = (die.high - die.low) / max(faces - 1, 1)
+    cubes = kept * (kept + 1) * (kept + 2) / 6
+    squares = kept * (kept + 1) / 2
+    if node.success is not None:
+        # the count only changes at faces that are successes: elsewhere it has one value
+        first, last = _faces_matching(node.success, die.high)
+        hits = min(max(min(last, die.high) - max(first, die.low) + 1, 0), inner)
+        transitions = hits * cubes + inner * squares + kept
+        result = _Shape(kept + 1, 0, kept, die.bits * count)
+    else:
+        transitions = (
+            cubes * spacing * inner * (inner - 1) / 2 + inner * squares * (1 + spacing) + kept
+        )
+        span = die.high - die.low
+        result = _Shape(span * kept + 1, die.low * kept, die.high * kept, die.bits * count)
+    splits = inner * (kept * (count - kept) + squares) + count
+    per_split = POOL_POP_STEPS * (
+        1 + count / POOL_POP_DICE + count * die.uneven * POOL_POP_BITS / WEIGHT_BITS
+    )
+    per_split += POOL_SPLIT_FACE_STEPS * faces
+    steps = POOL_STATE_STEPS * transitions * _weight_factor(count * die.bits)
+    steps += splits * per_split + POOL_FACE_STEPS * faces * faces / 2
+    side = "highest" if node.keep is not None and node.keep[0] in ("kh", "dl") else "lowest"
+    plain = Dice(count, node.sides, None, node.reroll, node.reroll_once, node.explode)
+    work.add(steps, f"keeping the {side} {kept} of {_group(plain)}")
+    return result
+
+
+def _shape(node: Node, work: Estimate) -> _Shape:
+    """Return the shape of `node`'s distribution, adding the cost of counting it."""
+    if isinstance(node, Const):
+        return _Shape(1, node.value, node.value, 0.0)
     if isinstance(node, Neg):
-        return _groups(node.operand)
-    if isinstance(node, BinOp):
-        return _groups(node.left) + _groups(node.right)
-    return []
+        inner = _shape(node.operand, work)
+        work.add(OUTCOME_STEPS * inner.outcomes, f"negating {_short(node.operand)}")
+        return _Shape(inner.outcomes, -inner.high, -inner.low, inner.bits)
+    if isinstance(node, Dice):
+        die = _one_die(node, work)
+        if node.keep is not None:
+            return _pool(node, die, work)
+        if node.success is not None:
+            die = _Shape(2, 0, 1, die.bits)
+            return _sum_of(die, node.count, work, f"counting successes on {_group(node)}")
+        return _sum_of(die, node.count, work, f"adding up {_group(node)}")
+    left, right = _shape(node.left, work), _shape(node.right, work)
+    pairs = left.outcomes * right.outcomes
+    bits = left.bits + right.bits
+    if node.op == "*":
+        corners = [a * b for a in (left.low, left.high) for b in (right.low, right.high)]
+        low, high = min(corners), max(corners)
+        outcomes = min(pairs, high - low + 1, _HUGE)
+        steps = PRODUCT_PAIR_STEPS * pairs * _weight_factor(bits)
+        what = f"multiplying {_short(node.left)} by {_short(node.right)}"
+    else:
+        if node.op == "+":
+            low, high = left.low + right.low, left.high + right.high
+        else:
+            low, high = left.low - right.high, left.high - right.low
+        outcomes = min(pairs, high - low + 1, _HUGE)
+        steps = (PAIR_STEPS * pairs + OUTCOME_STEPS * outcomes) * _weight_factor(bits)
+        verb = "adding" if node.op == "+" else "subtracting"
+        what = f"{verb} {_short(node.left)} and {_short(node.right)}"
+    work.add(steps, what)
+    return _Shape(outcomes, low, high, bits)
+
+
+def _short(node: Node) -> str:
+    """Return `node` as notation for a message, cut short, dice written ``d100``."""
+    text = _group(node)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def _group(node: Node) -> str:
+    """Return `node` as notation for a message, ``d%`` written ``d100``."""
+    return str(node).replace("d%", "d100")
+
+
+def estimate(node: Node) -> Estimate:
+    """Estimate the work of counting `node` exactly, without counting anything.
+
+    Calibrated against icepool 2.1 on a slow shared 2-core machine: on about 80 chosen
+    expressions (``NdM``, ``NdMkhK``, ``NdMkhK>=T``, ``Nd6!``, products) and 100 random
+    ones costing 0.3 to 2 s, the estimate was 0.6 to 1.5 times the real time in
+    microseconds; what it misjudges worse is caught by `DEADLINE_SECONDS`.
+    """
+    work = Estimate()
+    work.outcomes = _shape(node, work).outcomes
+    return work
+
+
+def _about(number: float) -> str:
+    """Return a count rounded to two significant figures, with thousands separators."""
+    if number < 100:
+        return f"{number:,.0f}"
+    digits = math.floor(math.log10(number)) - 1
+    return f"{round(number, -digits):,.0f}"
+
+
+def _sampling_hint(expression: str, node: Node) -> str:
+    """Return the advice to roll many times instead, within `roll --times` limits."""
+    from generator.dice.rolling import MAX_ROLLED_DICE, dice_count
+
+    times = max(min(SAMPLE_TIMES, MAX_ROLLED_DICE // max(dice_count(node), 1)), 1)
+    command = f"quartermaster roll {shlex.quote(expression)} --times {times}"
+    return f"try fewer dice, or sample it: {command}"
+
+
+def _check_size(expression: str, node: Node) -> Estimate:
+    """Refuse `node` up front if counting it would take too long or give too many totals.
+
+    Returns:
+        The estimate, when it passes.
+    """
+    cost = estimate(node)
+    if cost.steps > MAX_STEPS:
+        if cost.dearest >= 0.9 * cost.steps:
+            size = f"{cost.what} is about {_about(cost.steps)} steps"
+        else:
+            size = f"it is about {_about(cost.steps)} steps, the most for {cost.what}"
+        raise DiceError(
+            expression,
+            None,
+            f"too large to count exactly: {size} (the limit is {MAX_STEPS:,}); "
+            f"{_sampling_hint(expression, node)}",
+        )
+    if cost.outcomes > MAX_OUTCOMES:
+        raise DiceError(
+            expression,
+            None,
+            f"too many possible totals to count exactly: up to {_about(cost.outcomes)} "
+            f"(the limit is {MAX_OUTCOMES:,}); {_sampling_hint(expression, node)}",
+        )
+    return cost
+
+
+@contextmanager
+def _recursion_room(frames: int) -> Iterator[None]:
+    """Let the body recurse `frames` deeper than the current limit allows, then restore it.
+
+    icepool's pool evaluation recurses once per face of the die.
+    """
+    previous = sys.getrecursionlimit()
+    if frames:
+        sys.setrecursionlimit(previous + frames + 100)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Raise `_Overtime` in the body after `seconds`, when an alarm can be set.
+
+    Only in the main thread on a system with `signal.setitimer`; elsewhere the body runs
+    unbounded (the cost model still applies). The previous SIGALRM handler is restored,
+    and a timer already running is left alone if it fires first, or re-armed afterwards
+    with the time it had left.
+    """
+    if (
+        seconds <= 0
+        or not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+    outer_delay, outer_interval = signal.getitimer(signal.ITIMER_REAL)
+    if outer_delay and outer_delay <= seconds:
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise _Overtime
+
+    started = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, expire)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        yield
+    finally:
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:
+            signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+            if outer_delay:
+                left = max(outer_delay - (time.monotonic() - started), 0.001)
+                signal.setitimer(signal.ITIMER_REAL, left, outer_interval)
+
+
+def _sum_dice(die: Any, count: int) -> Any:
+    """Return the sum of `count` rolls of `die`, added one at a time.
+
+    The same as icepool's ``count @ die``, whose recursion overflows the stack near a
+    thousand dice.
+    """
+    total = die
+    for _ in range(count - 1):
+        total = total + die
+    return total
 
 
 def _to_icepool(node: Node) -> Any:
+    """Translate an expression tree into an icepool die."""
     import icepool
 
     if isinstance(node, Const):
@@ -93,8 +425,8 @@ def _to_icepool(node: Node) -> Any:
     success = node.success
     if node.keep is None:
         if success is not None:
-            return node.count @ die.map(lambda x: 1 if success.test(x) else 0)
-        return node.count @ die
+            return _sum_dice(die.map(lambda x: 1 if success.test(x) else 0), node.count)
+        return _sum_dice(die, node.count)
     pool = die.pool(node.count)
     kept = node.kept_count()
     chosen = pool.highest(kept) if node.keep[0] in ("kh", "dl") else pool.lowest(kept)
@@ -105,18 +437,37 @@ def _to_icepool(node: Node) -> Any:
 
 @lru_cache(maxsize=512)
 def distribution(expression: str) -> dict[int, Fraction]:
-    """Return the exact chance of each total of `expression`, zero chances left out."""
+    """Return the exact chance of each total of `expression`, zero chances left out.
+
+    Raises:
+        DiceError: `expression` is not notation, or too large to count: refused up front
+            by the cost model, or given up after `DEADLINE_SECONDS`.
+    """
     node = parse(expression)
-    _check_size(expression, node)
-    die = _to_icepool(node)
-    denominator = die.denominator()
-    return {
-        int(outcome): Fraction(quantity, denominator)
-        for outcome, quantity in die.items()
-        if quantity
-    }
+    cost = _check_size(expression, node)
+    try:
+        with _deadline(DEADLINE_SECONDS), _recursion_room(cost.faces):
+            die = _to_icepool(node)
+            denominator = die.denominator()
+            return {
+                int(outcome): Fraction(quantity, denominator)
+                for outcome, quantity in die.items()
+                if quantity
+            }
+    except _Overtime:
+        reason = f"it could not be counted within {DEADLINE_SECONDS:g} s"
+    except RecursionError:  # the recursion room was misjudged
+        reason = "it nests too deeply to count"
+    raise DiceError(
+        expression,
+        None,
+        f"too large to count exactly: {reason}; {_sampling_hint(expression, node)}",
+    )
 
 
 def mean(dist: dict[int, Fraction]) -> Fraction:
-    """Return the expected total of a distribution."""
-    return sum((Fraction(v) * p for v, p in dist.items()), Fraction(0))
+    """Return the expected total of a distribution (over a common denominator, in
+    integers: summing Fractions takes seconds over a hundred thousand totals)."""
+    denominator = math.lcm(*(p.denominator for p in dist.values()))
+    total = sum(v * p.numerator * (denominator // p.denominator) for v, p in dist.items())
+    return Fraction(total, denominator)
