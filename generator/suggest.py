@@ -7,7 +7,6 @@ shape everywhere: what was typed, the nearest known name if one is close, then t
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from generator.errors import shown
@@ -35,6 +34,8 @@ def nearest(word: str, choices: Iterable[str]) -> str | None:
         typed = typed[len(head) :]
     if typed in keyed:
         return keyed[typed]
+    import difflib  # only when a name is not known: not on every command's start
+
     close = difflib.get_close_matches(typed, list(keyed), n=1, cutoff=0.6)
     if close:
         return keyed[close[0]]
