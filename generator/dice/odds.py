@@ -45,6 +45,8 @@ MAX_OUTCOMES = 200_000
 MAX_STEPS = 2_000_000
 """Refuse expressions whose estimated work is over this many steps (about 2 s)."""
 DEADLINE_SECONDS = 3.0
+#: how soon the deadline's alarm fires again if its first exception was swallowed
+RETRY_SECONDS = 0.1
 """Give up counting after this long (when an alarm can be set: Unix, main thread)."""
 SAMPLE_TIMES = 1000
 """How many rolls a refusal suggests sampling instead."""
@@ -370,22 +372,30 @@ def _deadline(seconds: float) -> Iterator[None]:
         yield
         return
 
+    # The alarm repeats until the body is over: an exception raised where Python swallows
+    # it (a garbage-collector callback, a destructor) is raised again a moment later.
+    live = [True]
+
     def expire(signum: int, frame: object) -> None:
-        raise _Overtime
+        if live[0]:
+            raise _Overtime
 
     started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, expire)
     try:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        signal.setitimer(signal.ITIMER_REAL, seconds, RETRY_SECONDS)
         yield
     finally:
-        try:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        finally:
-            signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
-            if outer_delay:
-                left = max(outer_delay - (time.monotonic() - started), 0.001)
-                signal.setitimer(signal.ITIMER_REAL, left, outer_interval)
+        while live[0]:
+            try:  # an alarm landing here, before live is cleared, only makes us go round
+                live[0] = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            except _Overtime:
+                live[0] = True
+        signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+        if outer_delay:
+            left = max(outer_delay - (time.monotonic() - started), 0.001)
+            signal.setitimer(signal.ITIMER_REAL, left, outer_interval)
 
 
 def _sum_dice(die: Any, count: int) -> Any:
