@@ -24,6 +24,7 @@ from generator.suggest import unknown
 
 if TYPE_CHECKING:
     from generator.generate.scenario import Order
+    from generator.loading import Rules, Ruleset
 
 
 class _Argument(typer.core.TyperArgument):
@@ -82,6 +83,14 @@ def _root(
     """Quartermaster: rule tables, dice and printable sheets for age-of-sail games."""
 
 
+def check_ruleset(rules: Rules, ruleset_id: str) -> Ruleset:
+    """Return the ruleset `ruleset_id`, or refuse naming the nearest and the list."""
+    ruleset = rules.rulesets.get(ruleset_id)
+    if ruleset is None:
+        raise InputError(unknown("ruleset", ruleset_id, rules.rulesets))
+    return ruleset
+
+
 def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
@@ -130,9 +139,7 @@ def tables_command(
         else:
             show_table(table)
         return
-    ruleset = rules.rulesets.get(target)
-    if ruleset is None:
-        raise InputError(unknown("ruleset", target, rules.rulesets))
+    ruleset = check_ruleset(rules, target)
     if as_json:
         _print_json(tables_json(ruleset))
     else:
@@ -580,8 +587,7 @@ def fleet_command(
     from generator.loading import load_rules
 
     rules = load_rules(rules_file)
-    if ruleset not in rules.rulesets:
-        raise InputError(unknown("ruleset", ruleset, rules.rulesets))
+    check_ruleset(rules, ruleset)
     gen = get_generator(ruleset)
     if gen.units != "ships":
         raise InputError(
@@ -683,8 +689,7 @@ def scenario_command(
     from generator.loading import load_rules
 
     rules = load_rules(rules_file)
-    if ruleset not in rules.rulesets:
-        raise InputError(unknown("ruleset", ruleset, rules.rulesets))
+    check_ruleset(rules, ruleset)
     order = _order(ships, navies, year, balanced)
     check_order(rules, ruleset, order)
     if from_file is not None:
@@ -856,8 +861,8 @@ def packet_command(
     leave_out = _words(without)
     check_packet_options(paper, leave_out, spares)
     rules = load_rules(rules_file)
-    if ruleset is not None and ruleset not in rules.rulesets:
-        raise InputError(unknown("ruleset", ruleset, rules.rulesets))
+    if ruleset is not None:
+        check_ruleset(rules, ruleset)
     if from_file is not None:
         if seed is not None or ships or navies or year is not None:
             raise InputError(
@@ -981,8 +986,7 @@ def batch_command(
     rules = load_rules(rules_file)
     chosen = _words(rulesets)
     for ruleset in chosen:
-        if ruleset not in rules.rulesets:
-            raise InputError(unknown("ruleset", ruleset, rules.rulesets))
+        check_ruleset(rules, ruleset)
     order = _order(ships, navies, year, balanced)
     for ruleset in chosen:
         check_order(rules, ruleset, order)

@@ -95,22 +95,26 @@ def sheet_kinds(incomplete: str) -> list[str]:
     return starting(kinds(), incomplete)
 
 
+def _dotted(ids: Iterable[str], incomplete: str, *, heads: bool) -> list[str]:
+    """Complete a dotted id (``flob.bro<TAB>``): before the dot, the ruleset ids followed
+    by their dot (and, with `heads`, the ruleset ids alone too); after it, the ids."""
+    ids = list(ids)
+    if "." in incomplete:
+        return starting(ids, incomplete)
+    rulesets = list(dict.fromkeys(i.split(".")[0] for i in ids))
+    return starting([*(rulesets if heads else ()), *(f"{r}." for r in rulesets)], incomplete)
+
+
 @_quiet
 def tables(ctx: click.Context, incomplete: str) -> list[str]:
-    """Complete a table id (``flob.bro<TAB>``), or a ruleset id followed by its dot."""
-    rules = _rules(ctx)
-    if "." not in incomplete:
-        return starting((f"{r}." for r in rules.rulesets), incomplete)
-    return starting((t.id for t in rules.all_tables()), incomplete)
+    """Complete a table id, or a ruleset id followed by its dot."""
+    return _dotted((t.id for t in _rules(ctx).all_tables()), incomplete, heads=False)
 
 
 @_quiet
 def tables_or_rulesets(ctx: click.Context, incomplete: str) -> list[str]:
     """Complete the `tables` argument: a ruleset id, or one of its table ids."""
-    rules = _rules(ctx)
-    if "." not in incomplete:
-        return starting([*rules.rulesets, *(f"{r}." for r in rules.rulesets)], incomplete)
-    return starting((t.id for t in rules.all_tables()), incomplete)
+    return _dotted((t.id for t in _rules(ctx).all_tables()), incomplete, heads=True)
 
 
 @_quiet
@@ -161,6 +165,11 @@ def param_words(param: Any, rules: Any) -> tuple[str, ...]:
     return ()
 
 
+def input_words(resolver: Any, rules: Any) -> dict[str, tuple[str, ...]]:
+    """Return a resolver's input names with their words (`param_words`)."""
+    return {p.name: param_words(p, rules) for p in resolver.params}
+
+
 def table_words(table: Any) -> dict[str, tuple[str, ...]]:
     """Return a table's input names with their words (none for a numeric axis)."""
     if table.kind == "modifiers":
@@ -185,13 +194,10 @@ def assignments(choices: Mapping[str, tuple[str, ...]], given: list[str], text: 
 
 @_quiet
 def resolvers(incomplete: str) -> list[str]:
-    """Complete a resolver id (``flob.bro<TAB>``), or a ruleset id followed by its dot."""
+    """Complete a resolver id, or a ruleset id followed by its dot."""
     from generator.resolve import all_resolvers
 
-    ids = list(all_resolvers())
-    if "." not in incomplete:
-        return starting(dict.fromkeys(f"{i.split('.')[0]}." for i in ids), incomplete)
-    return starting(ids, incomplete)
+    return _dotted(all_resolvers(), incomplete, heads=False)
 
 
 @_quiet
@@ -199,11 +205,7 @@ def resolvers_or_rulesets(incomplete: str) -> list[str]:
     """Complete the `resolvers` argument: a ruleset id, or one resolver id."""
     from generator.resolve import all_resolvers
 
-    ids = list(all_resolvers())
-    if "." not in incomplete:
-        heads = list(dict.fromkeys(i.split(".")[0] for i in ids))
-        return starting([*heads, *(f"{h}." for h in heads)], incomplete)
-    return starting(ids, incomplete)
+    return _dotted(all_resolvers(), incomplete, heads=True)
 
 
 @_quiet
@@ -212,6 +214,4 @@ def resolver_inputs(ctx: click.Context, incomplete: str) -> list[str]:
     from generator.resolve import get_resolver
 
     resolver = get_resolver(str(ctx.params.get("resolver_id")))
-    rules = _rules(ctx)
-    choices = {p.name: param_words(p, rules) for p in resolver.params}
-    return _shell_assignments(choices, _typed(ctx), incomplete)
+    return _shell_assignments(input_words(resolver, _rules(ctx)), _typed(ctx), incomplete)

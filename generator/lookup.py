@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from generator.assignments import parse_assignments
 from generator.errors import LookupInputError, shown
 from generator.loading import Axis, Rules, Table, thaw
 from generator.loading.cells import parse_cell
@@ -52,8 +53,6 @@ def read_values(table: Table, words: list[str]) -> dict[str, str]:
     """Return a lookup's inputs from typed words: ``AXIS=VALUE``, and values typed alone
     for the axes not named, in the table's axis order (``lookup tactical.broadside 7``,
     ``lookup flob.broadside 5 7`` for attack 5, roll 7)."""
-    from generator.assignments import parse_assignments
-
     named = parse_assignments([w for w in words if "=" in w], "lookup values")
     bare = [w for w in words if "=" not in w]
     if not bare:

@@ -39,7 +39,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from generator.assignments import parse_assignments
-from generator.completion import assignments, param_words, starting, table_words
+from generator.completion import assignments, input_words, starting, table_words
 from generator.errors import DataError, InputError, QuartermasterError, one_line
 from generator.loading import Rules, Table
 from generator.output import check_folder, write_atomic
@@ -399,8 +399,7 @@ class PlaySession:
         resolver = self._find_resolver(words[0])
         if resolver is None:
             return []
-        choices = {p.name: param_words(p, self.rules) for p in resolver.params}
-        return assignments(choices, words[1:], text)
+        return assignments(input_words(resolver, self.rules), words[1:], text)
 
     def _complete_resolvers(self, text: str, commands: Iterable[str] = ()) -> list[str]:
         """Complete `commands` and this ruleset's resolvers (in full once a dot is typed)."""

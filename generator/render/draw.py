@@ -265,6 +265,26 @@ def fit(
     return None
 
 
+def fit_or_refuse(
+    text: str,
+    font: str,
+    width_mm: float,
+    height_mm: float,
+    sizes: tuple[float, ...],
+    what: str,
+    error: type[Exception] | None = None,
+) -> Fitted:
+    """Return `fit`'s lines, or raise `error` (default `QuartermasterError`) saying
+    ``WHAT at 7 pt: TEXT`` (`what`: whose words do not fit, "card text does not fit")
+    when even 7 pt does not fit the box."""
+    from generator.errors import QuartermasterError
+
+    fitted = fit(text, font, width_mm, height_mm, sizes)
+    if fitted is None:
+        raise (error or QuartermasterError)(f"{what} at 7 pt: {text[:60]}")
+    return fitted
+
+
 def write(
     drawing: Drawing,
     fitted: Fitted,

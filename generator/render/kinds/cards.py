@@ -22,7 +22,7 @@ from typing import Any
 from generator.errors import InputError, QuartermasterError
 from generator.loading import Rules
 from generator.lookup import cell_text
-from generator.render.draw import MM, Box, Drawing, Fitted, fit, text_width_mm, write
+from generator.render.draw import MM, Box, Drawing, Fitted, fit, fit_or_refuse, text_width_mm, write
 from generator.render.sheets import PAPERS
 from generator.rulesets import SpecError, sheet_section
 
@@ -435,10 +435,7 @@ def _face(
 
 
 def _fitted(text: str, font: str, width: float, height: float, sizes: tuple[float, ...]) -> Fitted:
-    fitted = fit(text, font, width, height, sizes)
-    if fitted is None:
-        raise QuartermasterError(f"card text does not fit at 7 pt: {text[:60]}")
-    return fitted
+    return fit_or_refuse(text, font, width, height, sizes, "card text does not fit")
 
 
 def _foot(

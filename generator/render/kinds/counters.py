@@ -32,7 +32,16 @@ from generator.generate.base import get_generator
 from generator.loading import Rules
 from generator.render import expressions
 from generator.render.cells import HEX_MM, PRINTABLE_MM, SQUARE_MM
-from generator.render.draw import MM, PAPER_MM, Box, Drawing, Fitted, fit, text_width_mm
+from generator.render.draw import (
+    MM,
+    PAPER_MM,
+    Box,
+    Drawing,
+    Fitted,
+    fit,
+    fit_or_refuse,
+    text_width_mm,
+)
 from generator.render.sheets import PAPERS
 from generator.rulesets import RulesetSpec, SpecError, sheet_section
 
@@ -770,10 +779,9 @@ def _place_track(section: Section, start: int, end: int, top: float, paper: str)
 
 
 def _fitted(text: str, font: str, width: float, height: float, sizes: tuple[float, ...]) -> Fitted:
-    fitted = fit(text, font, width, height, sizes)
-    if fitted is None:
-        raise InputError(f"the counters sheet's text does not fit at 7 pt: {text[:60]}")
-    return fitted
+    return fit_or_refuse(
+        text, font, width, height, sizes, "the counters sheet's text does not fit", InputError
+    )
 
 
 def _as_dict(fitted: Fitted) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from generator.render.draw import (
     Drawing,
     Fitted,
     fit,
+    fit_or_refuse,
     text_width_mm,
     wrap,
     write,
@@ -1437,10 +1438,7 @@ def _colour(name: str) -> Any:
 
 
 def _fitted(text: str, font: str, width: float, height: float, sizes: tuple[float, ...]) -> Fitted:
-    fitted = fit(text, font, width, height, sizes)
-    if fitted is None:
-        raise QuartermasterError(f"the map's words do not fit at 7 pt: {text[:60]}")
-    return fitted
+    return fit_or_refuse(text, font, width, height, sizes, "the map's words do not fit")
 
 
 def draw(
