@@ -36,6 +36,9 @@ PROGRAM_WORDS = {
         r"\b(?:(?i:north|south|east|west)(?:-(?i:east|west))?|[NS][EW]|[NSEW])\s*,\s*\d{1,3}\b"
     ),
     "a full stop before a semicolon": re.compile(r"\.;"),
+    # a remark on how the source printed a line ("Printed: Add the attacking ships ...",
+    # 'printed as "-x"'): the sheet prints the rule's own words instead
+    "a remark on the source's print": re.compile(r"\bprinted(?::|\s+as\b)", re.IGNORECASE),
 }
 
 
@@ -124,12 +127,14 @@ def test_the_check_finds_program_words() -> None:
     bad = (
         "Roll on tactical.broadside-attribute. Source: 003_9713941e64c4a0c3.txt (rules-notes). "
         "Params: rows_per_block 21. Structured fields: can_move True. Moves [3, 4, 5]; "
-        "strength 160.0. Wind South, 180; wind SW, 225. Hits 3.; then"
+        "strength 160.0. Wind South, 180; wind SW, 225. Hits 3.; then Printed: Add the "
+        'attacking ships Cannon; printed as "-x".'
     )
     assert set(program_words(rules, bad)) == {"a table id", *PROGRAM_WORDS}
     good = (
         "Wind from the south. Fair weather. Form Line of Battle 5.1: turn 1.5 hexes; 2d6+3; "
-        "No armour; none of the ships. Strength 160; the Tactical Modifiers table; ships, 12."
+        "No armour; none of the ships. Strength 160; the Tactical Modifiers table; ships, 12. "
+        "Printed orders; a printed sheet."
     )
     assert program_words(rules, good) == {}
     yankee = {"ships": [{"name": "True Blooded Yankee"}]}

@@ -667,3 +667,22 @@ def test_a_captured_ship_sails_as_scurvy_and_a_struck_ship_neither_moves_nor_rec
         "1 success": Fraction(1, 3),
         "no successes": Fraction(2, 3),
     }
+
+
+def test_recovery_at_zero_crew_is_one_die_battle_hardened_or_not(rules: Rules) -> None:
+    """At zero crew "Zero level: Crew 1D6 recovery roll" is the whole roll: battle hardened
+    adds no die to it (the decision in convoy.recovery's note); "Minimum 1D6" agrees."""
+    one_die = {"1 success": SUCCESS, "no successes": 1 - SUCCESS}
+    assert chances(rules, "convoy.recovery", crew="0", battle_hardened="yes") == one_die
+    assert chances(rules, "convoy.recovery", crew="0") == one_die
+    # with crew the battle hardened die still counts: 1 crew + 1 = 2 dice
+    assert (
+        chances(rules, "convoy.recovery", crew="1", battle_hardened="yes")["2 successes"]
+        == SUCCESS**2
+    )
+    resolution = resolve(rules, "convoy.recovery", 4, crew="0", battle_hardened="yes")
+    assert [r.expression for r in resolution.rolls] == ["1d6>=5"]
+    assert resolution.applied == []
+    assert any(line.startswith("Crew at zero: 1D6 is the whole roll") for line in resolution.lines)
+    note = rules.table("convoy.recovery").note
+    assert "battle hardened or not" in note and "Zero level: Crew 1D6 recovery roll" in note

@@ -9,6 +9,7 @@ import pytest
 
 from generator.loading import Rules
 from generator.resolve import ResolveInputError, get_resolver, parse_inputs
+from generator.resolve.duel import weapon_cell
 from generator.resolve.engine import Resolution
 from tests.resolving import chances, resolve
 
@@ -726,3 +727,44 @@ def test_drowning(rules: Rules) -> None:
     assert rough["drowns"] == F(11, 20) * F(9, 20) * F(10, 20)
     resolution = resolve(rules, "duel.drowning", 4, **calm, underwater="yes", weight="2")
     assert sources(resolution)["duel.drowning-modifiers:str-weight"] == -2
+
+
+def test_the_two_handed_sword_only_strikes_so_it_is_not_a_dueling_weapon(rules: Rules) -> None:
+    """A "2-H sword, which can only strike": strike is the attack of "Polearms, other", so the
+    house weapons table types it an other weapon (the decision in duel.weapons' note). It has
+    no free reaction parry and neither disarms nor is disarmed, but still parries and is
+    parried, at +3."""
+    weapons = rules.table("duel.weapons")
+    cell = weapon_cell(rules, "two-handed sword")
+    assert (cell["type"], cell["can_parry"], cell["only_strikes"]) == ("other", True, True)
+    assert "can only strike" in weapons.note and "not a dueling weapon" in weapons.note
+    raw = {
+        "expertise": "10",
+        "weapon": "two-handed sword",
+        "attacker_weapon": "sabre",
+        "attacker_expertise": "10",
+        "breakage": "0",
+    }
+    parry = get_resolver("duel.parry")
+    with pytest.raises(
+        ResolveInputError, match="only dueling weapons get a free reaction parry, not Two-handed"
+    ):
+        parse_inputs(parry, rules, {**raw, "reaction": "yes"})
+    # parrying with it: 10, its weapon bonus -1: 9 in 20
+    assert chances(rules, "duel.parry", **raw) == {"parried": F(9, 20), "not parried": F(11, 20)}
+    disarm = get_resolver("duel.disarm")
+    for mine, theirs, named in (
+        ("two-handed sword", "rapier", "weapon=Two-handed sword"),
+        ("sabre", "two-handed sword", "opponent_weapon=Two-handed sword"),
+    ):
+        with pytest.raises(ResolveInputError, match=f"{named} is not a dueling weapon"):
+            parse_inputs(
+                disarm,
+                rules,
+                {
+                    "expertise": "12",
+                    "weapon": mine,
+                    "opponent_expertise": "9",
+                    "opponent_weapon": theirs,
+                },
+            )

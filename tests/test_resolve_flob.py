@@ -846,3 +846,18 @@ def test_boarding_odds_are_exact(rules: Rules) -> None:
         "both crews spent",
     }
     assert table["defender strikes"] > table["attacker strikes"]
+
+
+def test_a_killed_admirals_quality_no_longer_counts(rules: Rules) -> None:
+    """The decision in flob.strike-modifiers' note: Superior +2 and Killed -2 would pass on 7
+    (7 in 12); with only Killed -2 the ship needs 9 (5 in 18)."""
+    killed = {"admiral_on_board": "yes", "admiral": "superior", "admiral_status": "killed"}
+    assert chances(rules, "flob.strike-test", **killed) == {
+        "passes": Fraction(5, 18),
+        "strikes": Fraction(13, 18),
+    }
+    resolution = resolve(rules, "flob.strike-test", 3, **killed)
+    assert [(a.source, a.value) for a in resolution.applied] == [
+        ("flob.strike-modifiers:admiral-killed", -2)
+    ]
+    assert "a killed Admiral's quality" in rules.table("flob.strike-modifiers").note

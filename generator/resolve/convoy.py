@@ -639,8 +639,8 @@ class Recovery(Resolver):
     id = "convoy.recovery"
     title = "Recovery"
     summary = (
-        "1d6 per crew marker and 1d6 if battle hardened, at least 1d6 (Crew at zero: 1d6; a "
-        "captured ship at most 1d6); each 5 or 6 succeeds."
+        "1d6 per crew marker and 1d6 if battle hardened, at least 1d6 (Crew at zero: 1d6, "
+        "battle hardened or not; a captured ship at most 1d6); each 5 or 6 succeeds."
     )
     tables = (RECOVERY, ZERO, CAPTURED, STRUCK)
     examples = (
@@ -662,16 +662,20 @@ class Recovery(Resolver):
         _refuse_struck(self.id, inputs, rules, "recovers", "a struck ship does not recover")
 
     def resolve(self, ctx: Context, inputs: Inputs) -> Outcome:
-        if inputs["crew"]:
+        if not inputs["crew"]:
+            # the Zero (low) level line is the whole roll at zero crew: battle hardened adds
+            # nothing to it (convoy.recovery's note)
+            dice = int(ctx.lookup(ZERO, level="Crew").fields()["recovery_dice"])
+            if inputs["battle_hardened"]:
+                ctx.explain(f"Crew at zero: {dice}D6 is the whole roll, battle hardened or not.")
+        else:
             dice = ctx.add(
                 "1D6 per crew", inputs["crew"] * ctx.param(RECOVERY, "dice_per_crew"), RECOVERY
             )
-        else:
-            dice = int(ctx.lookup(ZERO, level="Crew").fields()["recovery_dice"])
-        if inputs["battle_hardened"]:
-            dice += ctx.add(
-                "1D6 battle hardened", ctx.param(RECOVERY, "battle_hardened_dice"), RECOVERY
-            )
+            if inputs["battle_hardened"]:
+                dice += ctx.add(
+                    "1D6 battle hardened", ctx.param(RECOVERY, "battle_hardened_dice"), RECOVERY
+                )
         least = ctx.param(RECOVERY, "min_dice")
         if dice < least:
             dice += ctx.add(f"Minimum {least}D6", least - dice, RECOVERY)
