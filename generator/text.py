@@ -22,3 +22,13 @@ def listed(words: Sequence[str], last: str = "and") -> str:
     if len(words) < 2:
         return "".join(words)
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def counted(words: Sequence[str]) -> list[str]:
+    """Each word once, in the order first met, with how often it came when more than once:
+    ["Swashbuckler", "Swashbuckler", "Seaworthy"] -> ["Swashbuckler ×2", "Seaworthy"] (a
+    trait rolled twice counts twice: said once, with its count)."""
+    counts: dict[str, int] = {}
+    for word in words:
+        counts[word] = counts.get(word, 0) + 1
+    return [word if n == 1 else f"{word} ×{n}" for word, n in counts.items()]

@@ -12,11 +12,12 @@ from generator.generate.scenario import roll_scenario
 from generator.loading import Rules
 from generator.render.sheets import sheet_kinds
 
-# the biggest forces of seeds 0-399 (tactical 14 ships a side ... high-seas 64 officers);
-# convoy 255 is 8 merchants, 2 escorts and 4 raiders; duel 300 has the longest title
-SEEDS = {"tactical": 14, "flob": 11, "high-seas": 64, "impulse": 12, "convoy": 255, "duel": 300}
+# the biggest forces of seeds 0-399, the year rolled first (tactical 12 ships a side, two
+# Diplomats; flob 7; high-seas 3 ships, 24 officers; impulse 4; convoy 42 is 8 merchants,
+# 2 escorts and 4 raiders); duel 300 has the longest title
+SEEDS = {"tactical": 8, "flob": 4, "high-seas": 13, "impulse": 58, "convoy": 42, "duel": 300}
 # the longest titles the generators make, from seeds 0-399 (45 to 66 characters)
-TITLE_SEEDS = {"tactical": 5, "flob": 13, "high-seas": 4, "impulse": 22, "convoy": 57, "duel": 300}
+TITLE_SEEDS = {"tactical": 9, "flob": 12, "high-seas": 9, "impulse": 43, "convoy": 1, "duel": 300}
 # a duellist with two weapons, armour and the most hit points (23) of seeds 0-1499
 CHARACTER_SEED = 654
 LONG_NAME = "Nuestra Señora de la Santísima Trinidad <&>"  # a ship: the longest, escaped

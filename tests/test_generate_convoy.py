@@ -194,6 +194,7 @@ def test_generated_edited_and_reread_round_trips(rules: Rules, tmp_path: Path, f
     scenario = roll_scenario(rules, "convoy", 9)
     scenario["sides"][0]["ships"][0]["name"] = "Earl of <&> “Abergavenny”"
     scenario["sides"][1]["ships"][0]["guns"] = 2  # within what the marker table gives (0..3)
+    scenario["sides"][1]["ships"][0]["override"] = ["guns"]  # the GM's own value, kept
     path = tmp_path / f"scenario.{fmt}"
     path.write_text(dump(scenario, fmt), encoding="utf-8")
     again = read_scenario(path, rules, "convoy")

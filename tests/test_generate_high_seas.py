@@ -214,6 +214,7 @@ def test_generated_edited_and_reread_round_trips(rules: Rules, tmp_path: Path, f
     ship = scenario["sides"][0]["ships"][0]
     ship["name"] = "Bonhomme <&> “Richard”"
     ship["hull_hp"] -= 10
+    ship["override"] = ["hull_hp"]  # the GM's own value, kept
     path = tmp_path / f"scenario.{fmt}"
     path.write_text(dump(scenario, fmt), encoding="utf-8")
     again = read_scenario(path, rules, "high-seas")

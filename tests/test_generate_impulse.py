@@ -171,6 +171,7 @@ def test_generated_edited_and_reread_round_trips(rules: Rules, tmp_path: Path, f
     scenario = roll_scenario(rules, "impulse", 9)
     scenario["sides"][0]["ships"][0]["name"] = "Bellerophon <&> “Billy Ruffian”"
     scenario["sides"][1]["ships"][0]["hull"] = 33
+    scenario["sides"][1]["ships"][0]["override"] = ["hull"]  # the GM's own value, kept
     path = tmp_path / f"scenario.{fmt}"
     path.write_text(dump(scenario, fmt), encoding="utf-8")
     again = read_scenario(path, rules, "impulse")

@@ -195,6 +195,7 @@ def test_generated_edited_and_reread_round_trips(rules: Rules, tmp_path: Path, f
     scenario = roll_scenario(rules, "tactical", 9)
     scenario["sides"][0]["ships"][0]["name"] = "Bellerophon <&> “Billy Ruffian”"
     scenario["sides"][1]["ships"][2]["ratings"]["hull"] = 5  # within what the rules allow (1..6)
+    scenario["sides"][1]["ships"][2]["override"] = ["hull"]  # the GM's own value, kept
     path = tmp_path / f"scenario.{fmt}"
     path.write_text(dump(scenario, fmt), encoding="utf-8")
     again = read_scenario(path, rules, "tactical")

@@ -172,3 +172,64 @@ def test_missing_vocabulary_and_years_are_reported(tmp_path: Path) -> None:
     problems = "\n".join(_problems(tmp_path, text))
     assert "names.yaml:1: 'seas' must map each sea id to its name" in problems
     assert f"{_at(text, '  test:')} 'test' needs 'years: [first, last]'" in problems
+
+
+def test_wars_say_who_fought_whom_in_a_year(names: NameLists) -> None:
+    assert names.foes("british", 1798) == ["dutch", "french", "spanish"]
+    assert names.allies("british", 1798) == ["portuguese"]
+    assert names.foes("american", 1779) == ["british"]
+    # Spain fought Britain beside France from 1779, never as the United States' ally
+    assert names.allies("american", 1779) == ["french"]
+    assert names.foes("british", 1768) == []  # between the Seven Years' War and 1775
+    for _, first, last, one, other in names.wars:
+        for year in (first, last):
+            for navy in one:
+                assert set(other) <= set(names.foes(navy, year))
+                assert year in range(names.navy_years(navy)[0], names.navy_years(navy)[1] + 1)
+
+
+WARS = GOOD.replace(
+    "people:\n",
+    "  rival:\n"
+    "    title: Rival\n"
+    "    years: [1750, 1800]\n"
+    "    seas: [channel]\n"
+    "    ships: [M, N, O, P, Q, R, S, T, U, V, W, X]\n"
+    "people:\n",
+) + (
+    "wars:\n"
+    "  house: true\n"
+    "  note: From well-known history.\n"
+    "  list:\n"
+    "    - {name: The War, from: 1760, until: 1770, sides: [[test], [rival]]}\n"
+)
+
+
+def test_a_good_wars_list_has_no_problems(tmp_path: Path) -> None:
+    assert _problems(tmp_path, WARS) == []
+
+
+SIDES = "sides: [[test], [rival]]"
+YEARS = "from: 1760, until: 1770"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (SIDES, "sides: [[test], [rivals]]", "unknown navy 'rivals'"),
+        (SIDES, "sides: [[test], [rival, test]]", "a navy is on both sides"),
+        (SIDES, "sides: [[test]]", "'sides' is two non-empty lists of navy ids"),
+        (YEARS, "from: 1740, until: 1770", "'rival' sails 1750-1800, not all of 1740-1770"),
+        (YEARS, "from: 1770, until: 1760", "'from' 1770 is after 'until' 1760"),
+        (YEARS, "until: 1770", "a war is {name, from: YEAR, until: YEAR, sides"),
+        (YEARS, "from: null, until: 1770", "a war needs both 'from' and 'until' years"),
+        ("name: The War,", "name: '',", "a war's name must be text"),
+    ],
+)
+def test_a_bad_war_names_file_and_line(tmp_path: Path, old: str, new: str, message: str) -> None:
+    assert old in WARS
+    text = WARS.replace(old, new, 1)
+    problems = _problems(tmp_path, text)
+    matching = [p for p in problems if message in p]
+    assert len(matching) == 1, problems
+    assert _at(text, "sides: [[") in matching[0], matching[0]

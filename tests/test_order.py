@@ -321,3 +321,85 @@ def test_a_cover_without_the_map_does_not_promise_its_pages(rules: Rules, rulese
     assert "the map is not printed with these pages" in left_out["caption"].casefold()
     assert left_out["tiles"] == []
     assert ruleset == "flob" or printed["tiles"]
+
+
+def test_sides_that_cannot_be_balanced_are_said_so(
+    rules: Rules, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`scenario flob --seed 4 --ships 2,6` ended 60 v 98 with nothing said."""
+    from generator.generate.scenario import balance_warning
+    from generator.render.kinds.briefing import context
+    from generator.render.sheets import render_sheet
+    from tests.conftest import run
+    from tests.pdfs import flat, read
+
+    scenario = roll_scenario(rules, "flob", 4, Order(ships=(2, 6)))
+    balance = scenario["balance"]
+    assert balance["balanced"] is False and balance["rolls"] == 200
+    first, second = (side["name"] for side in scenario["sides"])
+    one, other = (f"{s:g}" for s in balance["strengths"])
+    assert balance_warning(scenario) == (
+        f"Uneven sides: {first} has strength {one} and {second} {other}, more than 10 % "
+        "apart; 2 ships were asked against 6, and none of 200 rolls came closer."
+    )
+    assert context(rules, scenario, "a4", None)["uneven"] == balance_warning(scenario)
+    printed = flat(read(render_sheet("briefing", rules, data=scenario)))
+    assert " ".join(str(balance_warning(scenario)).split()) in printed
+    code, out, err = run(capsys, "scenario", "flob", "--seed", "4", "--ships", "2,6")
+    assert code == 0 and out
+    assert err == f"warning: {balance_warning(scenario)}\n"
+    # fair sides, or sides asked unfair (--unbalanced), say nothing
+    assert balance_warning(roll_scenario(rules, "flob", 4, Order(ships=(4,)))) is None
+    assert balance_warning(roll_scenario(rules, "flob", 4, Order((2, 6), balanced=False))) is None
+    code, _, err = run(capsys, "scenario", "flob", "--seed", "4", "--ships", "2,6", "--unbalanced")
+    assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("ruleset", SHIP_RULESETS)
+def test_the_side_rolled_against_a_given_fleet_matches_its_strength(
+    rules: Rules, ruleset: str, tmp_path: Path
+) -> None:
+    """`scenario impulse --side FLEET` rolled the other side blind (145 v 85)."""
+    gen = get_generator(ruleset)
+    fair = 0
+    for seed in range(5):
+        fleet = write(tmp_path / f"{seed}.yaml", roll_force(rules, ruleset, seed))
+        scenario = scenario_from_sides(rules, ruleset, [fleet], seed=seed + 10)
+        given, rolled = (gen.strength(side) for side in scenario["sides"])
+        fair += min(given, rolled) >= 0.9 * max(given, rolled)
+        assert scenario["balance"]["balanced"] == ("warning" not in scenario["balance"])
+        assert scenario == scenario_from_sides(rules, ruleset, [fleet], seed=seed + 10)
+    assert fair == 5, ruleset
+
+
+def test_two_given_fleets_that_are_uneven_are_said_so(rules: Rules, tmp_path: Path) -> None:
+    small = roll_force(rules, "flob", 1, Order(ships=(1,), navies=("british",), year=1798))
+    large = roll_force(rules, "flob", 2, Order(ships=(7,), navies=("french",), year=1798))
+    paths = [write(tmp_path / "small.yaml", small), write(tmp_path / "large.yaml", large)]
+    scenario = scenario_from_sides(rules, "flob", paths, seed=7)
+    assert scenario["balance"]["warning"].endswith(
+        "more than 10 % apart; both fleets were given as they are."
+    )
+    kept = scenario_from_sides(rules, "flob", paths, seed=7, balanced=False)
+    assert "warning" not in kept["balance"]
+
+
+def test_a_given_fleet_no_roll_can_match_is_said_so(
+    rules: Rules, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One ship with the most of every rating (the GM's override): no rolled ship meets
+    her, and the scenario, the command line and the briefing say so."""
+    from generator.schema.tactical import rating_spans
+    from tests.conftest import run
+
+    fleet = roll_force(rules, "tactical", 1, Order(ships=(1,)))
+    ship = fleet["ships"][0]
+    ship["ratings"] = {name: high for name, (_, high) in rating_spans(rules).items()}
+    ship["override"] = list(ship["ratings"])
+    path = write(tmp_path / "strong.yaml", fleet)
+    scenario = scenario_from_sides(rules, "tactical", [path], seed=3)
+    warning = scenario["balance"]["warning"]
+    assert warning.startswith(f"Uneven sides: {fleet['name']} has strength ")
+    assert warning.endswith("none of 200 rolls of the other side came closer.")
+    code, _, err = run(capsys, "scenario", "tactical", "--side", str(path), "--seed", "3")
+    assert code == 0 and err == f"warning: {warning}\n"

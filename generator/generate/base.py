@@ -29,6 +29,13 @@ class RulesetGenerator(ABC):
     house_tables: ClassVar[tuple[str, ...]] = ()
     # the unit fields a terminal summary shows (None: every plain field)
     summary_fields: ClassVar[tuple[str, ...] | None] = None
+    # whether a scenario is set in a year (rolled first when not asked, so that ship names,
+    # navies and their titles fit it); a duel's people are not dated
+    dated: ClassVar[bool] = True
+    # whether the two sides are alike (a side rolled against a given fleet has as many
+    # ships); False where they differ by the rules (convoy: the convoy, then raiders
+    # rolled at the rules' own size)
+    mirrored: ClassVar[bool] = True
 
     @abstractmethod
     def roll_side(

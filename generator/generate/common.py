@@ -97,6 +97,8 @@ class Names:
     # which side of the scenario is being rolled (0 first); a generator whose sides differ
     # (convoy: the convoy, then the raiders) reads it
     side: int = 0
+    # the two sides' navies, once chosen (an ally is never one of the enemy's)
+    in_play: tuple[str, ...] = ()
 
     def _unique(self, options: list[str], make: Callable[[str], str] = lambda s: s) -> str:
         free = [n for n in options if make(n) not in self.used]
@@ -113,6 +115,17 @@ class Names:
         choices)."""
         assert self.rules.names is not None
         return self.rules.names.navies_for(self.year)
+
+    def foes(self, navy: str) -> list[str]:
+        """Return the navies `navy` fought in `year` (data/names.yaml ``wars``; none when
+        the year is open), sorted."""
+        assert self.rules.names is not None
+        return [] if self.year is None else self.rules.names.foes(navy, self.year)
+
+    def allies(self, navy: str) -> list[str]:
+        """Return the navies at war on `navy`'s side in `year` (none when open), sorted."""
+        assert self.rules.names is not None
+        return [] if self.year is None else self.rules.names.allies(navy, self.year)
 
     def navy_title(self, navy: str) -> str:
         """Return the navy's title in `year` (the French navy of 1798 is the Republic's)."""

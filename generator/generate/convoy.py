@@ -108,6 +108,7 @@ def start_areas(
 @register
 class ConvoyGenerator(RulesetGenerator):
     ruleset = "convoy"
+    mirrored = False
     strength_measure = (
         "sum over the ships of crew, gun and sail markers, +1 for a battle hardened and -1 "
         "for a scurvy crew; a merchant counts half"

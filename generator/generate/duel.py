@@ -135,6 +135,7 @@ def read_character(path: Path, rules: Rules) -> dict[str, Any]:
 class DuelGenerator(RulesetGenerator):
     ruleset = "duel"
     units = "characters"
+    dated = False
     unit_word = "duellist"
     strength_measure = (
         "best weapon expertise + that weapon's bonus + hit points / 2 + Dexterity / 3 "

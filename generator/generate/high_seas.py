@@ -465,8 +465,8 @@ def _log_notes(rules: Rules) -> list[str]:
     wet = rules.table("high-seas.wet-sails").params
     turn = rules.table("high-seas.hard-turn").params
     return [
-        f"Hit Points are tallied in boxes of {TALLY_POINTS} points (a box a point would be "
-        f"hundreds of boxes): cross one off for every {TALLY_POINTS} points of damage; ½ "
+        f"Each Hit Points box is {TALLY_POINTS} points: cross one off for every "
+        f"{TALLY_POINTS} points of damage; ½ "
         f"marks half the track. Every {damage['hull_damage_per_gun_lost']} points of hull "
         "damage destroy a gun and its crew; every "
         f"{damage['rigging_damage_per_sail_crew_killed']} points of rigging damage kill a man "

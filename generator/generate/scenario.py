@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from generator import __version__
-from generator.errors import InputError
+from generator.errors import InputError, QuartermasterError
 from generator.generate.base import RulesetGenerator, get_generator
-from generator.generate.common import MAX_SHIPS, Checker, Names
+from generator.generate.common import MAX_SHIPS, Checker, Names, pick
 from generator.loading import Rules
 from generator.loading.yamlfile import read_yaml
 
@@ -102,24 +102,86 @@ def _joined(values: tuple[object, ...]) -> str:
     return ",".join(map(str, values))
 
 
+def _foes(gen: RulesetGenerator, names: Names, navy: str) -> list[str]:
+    """Return the navies this ruleset fields that `navy` fought in `names.year` (sorted)."""
+    return [n for n in names.foes(navy) if n in gen.navies(names)]
+
+
+def years_to_roll(
+    rules: Rules, gen: RulesetGenerator, navies: tuple[str, ...], option: str = "--navies"
+) -> list[int]:
+    """Return the years a scenario of `gen` may be rolled in for the given `navies` (those
+    asked or read from files; () for none): years of the ruleset in which they all sail
+    and a navy of them (or any, for none) fought one this ruleset fields, as data/names.yaml
+    ``wars`` says; when no year has such a war, every year they all sail (empty when
+    `gen` sets no year, as for a duel).
+
+    Raises:
+        InputError: the navies never sailed together in the ruleset's years (`option`
+            named).
+    """
+    if not gen.dated:
+        return []
+    low, high = gen.years(rules)
+    sailing: list[int] = []
+    at_war: list[int] = []
+    for year in range(low, high + 1):
+        names = Names(rules, random.Random(0), year=year)
+        fielded = gen.navies(names)
+        if not all(navy in fielded for navy in navies):
+            continue
+        sailing.append(year)
+        if len(navies) == 2:
+            fought = navies[1] in _foes(gen, names, navies[0])
+        else:
+            fought = any(_foes(gen, names, navy) for navy in (navies or fielded))
+        if fought:
+            at_war.append(year)
+    if not sailing:
+        raise InputError(
+            f"{option} {_joined(navies)}: {gen.ruleset} is played from {low} to {high}, "
+            "and they never sailed together in those years"
+        )
+    return at_war or sailing
+
+
 def _choose_navies(
     gen: RulesetGenerator, names: Names, rng: random.Random, asked: tuple[str, ...]
 ) -> list[str]:
-    """Return the two sides' navies: those asked, the rest rolled (never the same twice)."""
+    """Return the two sides' navies: those asked, the rest rolled (never the same twice);
+    a rolled navy is, where the year has one, an enemy of that year (`Names.foes`)."""
     navies = gen.navies(names)
-    first = asked[0] if asked else navies[rng.randrange(len(navies))]
+    if asked:
+        first = asked[0]
+    else:
+        fighting = [n for n in navies if _foes(gen, names, n)]
+        first = pick(rng, fighting or navies)
     if len(asked) > 1:
         return [first, asked[1]]
-    rest = [n for n in navies if n != first] or navies
-    return [first, rest[rng.randrange(len(rest))]]
+    rest = _foes(gen, names, first) or [n for n in navies if n != first] or navies
+    return [first, pick(rng, rest)]
+
+
+def _year(order: Order, years: list[int], rng: random.Random) -> int | None:
+    """Return the year asked, else one rolled from `years` (None when there are none)."""
+    if order.year is not None:
+        return order.year
+    return pick(rng, years) if years else None
 
 
 def _build(
-    rules: Rules, gen: RulesetGenerator, seed: int, rng: random.Random, order: Order
+    rules: Rules,
+    gen: RulesetGenerator,
+    seed: int,
+    rng: random.Random,
+    order: Order,
+    years: list[int],
 ) -> dict[str, Any]:
-    names = Names(rules, rng, year=order.year)
+    names = Names(rules, rng, year=_year(order, years, rng))
+    navies = _choose_navies(gen, names, rng, order.navies)
+    names.in_play = tuple(navies)
     sides = []
-    for index, navy in enumerate(_choose_navies(gen, names, rng, order.navies)):
+    for index, navy in enumerate(navies):
         names.side = index
         sides.append(_side(rules, gen, rng, names, navy, order.size(index)))
     return _scenario(
@@ -170,7 +232,8 @@ def _scenario(
 
 
 def _balance(gen: RulesetGenerator, scenario: dict[str, Any], attempt: int) -> dict[str, Any]:
-    """Return a scenario's ``balance``: the measure, both strengths, their ratio, the roll."""
+    """Return a scenario's ``balance``: the measure, both strengths, their ratio, the roll
+    kept (`_warn` adds the words saying when the sides are uneven)."""
     ratio = balance_ratio(gen, scenario)
     return {
         "measure": gen.strength_measure,
@@ -179,6 +242,30 @@ def _balance(gen: RulesetGenerator, scenario: dict[str, Any], attempt: int) -> d
         "attempt": attempt,
         "balanced": ratio >= 1 - BALANCE_TOLERANCE,
     }
+
+
+def _warn(scenario: dict[str, Any], why: str) -> None:
+    """Put the one line saying the sides are uneven into ``balance.warning``."""
+    balance = scenario["balance"]
+    if balance["balanced"]:
+        return
+    (first, second), (one, other) = (
+        (side["name"] for side in scenario["sides"]),
+        balance["strengths"],
+    )
+    balance["warning"] = (
+        f"Uneven sides: {first} has strength {one:g} and {second} {other:g}, more than "
+        f"10 % apart; {why}."
+    )
+
+
+def balance_warning(scenario: dict[str, Any]) -> str | None:
+    """Return the line saying a scenario's sides could not be balanced, or None."""
+    balance = scenario.get("balance")
+    if not isinstance(balance, dict):
+        return None
+    warning = balance.get("warning")
+    return warning if isinstance(warning, str) else None
 
 
 def balance_ratio(gen: RulesetGenerator, scenario: dict[str, Any]) -> float:
@@ -191,20 +278,24 @@ def balance_ratio(gen: RulesetGenerator, scenario: dict[str, Any]) -> float:
 def roll_scenario(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> dict[str, Any]:
     """Roll a whole scenario for `ruleset` from `seed`, as `order` asks.
 
-    With `order.balanced`, reroll (from sub-seeds drawn from `seed`, so still repeatable)
-    until the sides' strengths are within 10 % of each other; when no roll in
-    MAX_BALANCE_ATTEMPTS gets there (sides asked uneven, say), the closest one is kept
-    and its ``balance.balanced`` says false.
+    The year (asked, else rolled first: `years_to_roll`) decides the navies, their titles
+    and the ships' names. With `order.balanced`, reroll (from sub-seeds drawn from `seed`,
+    so still repeatable) until the sides' strengths are within 10 % of each other; when no
+    roll in MAX_BALANCE_ATTEMPTS gets there (sides asked uneven, say), the closest one is
+    kept, its ``balance.balanced`` says false and ``balance.warning`` says so in words.
     """
     check_order(rules, ruleset, order)
     gen = get_generator(ruleset)
+    years = years_to_roll(rules, gen, order.navies) if order.year is None else []
     master = random.Random(f"balance:{seed}")
     attempts = MAX_BALANCE_ATTEMPTS if order.balanced else 1
     best: dict[str, Any] | None = None
     best_ratio = -1.0
+    tried = 0
     for attempt in range(1, attempts + 1):
+        tried = attempt
         rng = random.Random(seed) if attempt == 1 else random.Random(master.randrange(2**32))
-        scenario = _build(rules, gen, seed, rng, order)
+        scenario = _build(rules, gen, seed, rng, order, years)
         ratio = balance_ratio(gen, scenario)
         if ratio > best_ratio:
             best, best_ratio = scenario, ratio
@@ -212,22 +303,61 @@ def roll_scenario(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> 
         if not order.balanced or ratio >= 1 - BALANCE_TOLERANCE:
             break
     assert best is not None
+    if order.balanced:
+        best["balance"]["rolls"] = tried
+        asked = ""
+        if len(set(order.ships)) > 1:
+            one, other = order.ships[:2]
+            asked = f"{one} {'ship was' if one == 1 else 'ships were'} asked against {other}, and "
+        _warn(best, f"{asked}none of {tried} rolls came closer")
     if order != RAW:
         best["options"] = order.asked()
     return best
 
 
+def rolls_again(rules: Rules, scenario: dict[str, Any]) -> bool:
+    """Return whether the scenario's seed, with the options it was rolled with, rolls it
+    again as it is, so that a briefing claims so only then: an edited file, or one made from
+    fleet files (--side), is not rolled again by its seed. Its title is left aside: the GM's
+    to choose (--title)."""
+
+    def plain(data: dict[str, Any], keys: list[str]) -> Any:
+        kept = {k: data.get(k) for k in keys}
+        return json.loads(json.dumps(kept, sort_keys=True, default=str))
+
+    options = scenario.get("options", {})
+    if not isinstance(options, dict) or "sides" in options:
+        return False
+    order = RAW
+    if "options" in scenario:
+        order = Order(
+            tuple(options.get("ships", ())),
+            tuple(options.get("navies", ())),
+            options.get("year"),
+            bool(options.get("balanced", False)),
+        )
+    try:
+        again = roll_scenario(rules, str(scenario["ruleset"]), int(scenario["seed"]), order)
+    except (QuartermasterError, KeyError, TypeError, ValueError):
+        return False  # options the rules no longer take: not rolled again as it is
+    # what a roll makes, title aside; what a sheet adds for itself (a packet's printing
+    # notes) is not the scenario
+    keys = [k for k in again if k != "title"]
+    return bool(plain(again, keys) == plain(scenario, keys))
+
+
 def roll_force(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> dict[str, Any]:
     """Roll one side's force (``quartermaster fleet``) from `seed`, as `order` asks (its
-    first navy and first size)."""
+    first navy and first size), in the year asked or one rolled first (`years_to_roll`)."""
     check_order(rules, ruleset, order)
     gen = get_generator(ruleset)
     rng = random.Random(seed)
-    names = Names(rules, rng, year=order.year)
+    years = years_to_roll(rules, gen, order.navies[:1]) if order.year is None else []
+    names = Names(rules, rng, year=_year(order, years, rng))
     navy = _choose_navies(gen, names, rng, order.navies)[0]
     force = {"ruleset": ruleset, "seed": seed, **_side(rules, gen, rng, names, navy, order.size(0))}
-    if order.year is not None:
-        force["year"] = order.year
+    if names.year is not None:
+        force["year"] = names.year
     return force
 
 
@@ -347,24 +477,33 @@ def side_of(force: dict[str, Any]) -> dict[str, Any]:
 
 
 def scenario_from_sides(
-    rules: Rules, ruleset: str, paths: list[Path], seed: int, year: int | None = None
+    rules: Rules,
+    ruleset: str,
+    paths: list[Path],
+    seed: int,
+    year: int | None = None,
+    balanced: bool = True,
 ) -> dict[str, Any]:
     """Make a scenario from one or two fleet files (``--side``), the rest rolled from `seed`.
 
-    One file gives the first side; the second is rolled (another navy, the same number
-    of ships). The setting (wind, weather, map, place) is rolled for the sides' navies;
-    the sides are kept as they are, so the balance only reports their strengths.
+    One file gives the first side; the second is rolled (as many ships where the sides are
+    alike, `RulesetGenerator.mirrored`; a navy that fought the first's in the year where
+    data/names.yaml says one did) and, when `balanced`, rolled again (from sub-seeds of
+    `seed`) until its strength is within 10 % of the given fleet's. The setting (wind,
+    weather, map, place) is rolled for the sides' navies. The year is the one asked, else
+    the files', else rolled first (`years_to_roll`). When the sides are not within 10 %
+    (two files given, or no roll came close) ``balance.warning`` says so in words.
     """
     if len(paths) > 2:
         raise InputError(f"--side: a scenario has two sides, {len(paths)} files given")
     gen = get_generator(ruleset)
     forces = [read_force(path, rules, ruleset, option="--side") for path in paths]
-    year = (
-        year
-        if year is not None
-        else next((f["year"] for f in forces if isinstance(f.get("year"), int)), None)
-    )
     rng = random.Random(seed)
+    if year is None:
+        year = next((f["year"] for f in forces if isinstance(f.get("year"), int)), None)
+    if year is None:
+        navies = tuple(str(force.get("navy")) for force in forces)
+        year = _year(Order(), years_to_roll(rules, gen, navies, "--side"), rng)
     names = Names(rules, rng, year=year)
     sides: list[dict[str, Any]] = []
     for force in forces:
@@ -372,13 +511,49 @@ def scenario_from_sides(
         for unit in side.get(gen.units, []):
             names.used.add(str(unit.get("name", "")))
         sides.append(side)
+    why = "both fleets were given as they are"
     if len(sides) == 1:
-        navies = [n for n in gen.navies(names) if n != sides[0].get("navy")] or gen.navies(names)
-        navy = navies[rng.randrange(len(navies))]
-        names.side = 1
-        ships = len(sides[0].get(gen.units, [])) if gen.units == "ships" else None
-        sides.append(_side(rules, gen, rng, names, navy, ships))
+        sides, names, why = _match_side(rules, gen, seed, names, sides[0], balanced)
     scenario = _scenario(rules, gen, seed, rng, names, sides)
     scenario["balance"] = _balance(gen, scenario, 1)
-    scenario["options"] = {"sides": [str(p) for p in paths], "balanced": False}
+    if balanced:
+        _warn(scenario, why)
+    scenario["options"] = {"sides": [str(p) for p in paths], "balanced": balanced}
     return scenario
+
+
+def _match_side(
+    rules: Rules,
+    gen: RulesetGenerator,
+    seed: int,
+    names: Names,
+    given: dict[str, Any],
+    balanced: bool,
+) -> tuple[list[dict[str, Any]], Names, str]:
+    """Roll the side to meet the `given` one: as many ships (sides alike), a navy that
+    fought it (where the year says), rerolled while `balanced` until within 10 % of its
+    strength. Return both sides, the names used by the roll kept, and why no roll came
+    close (for `_warn`)."""
+    master = random.Random(f"balance:{seed}")
+    ships = len(given.get(gen.units, [])) if gen.units == "ships" and gen.mirrored else None
+    target = gen.strength(given)
+    attempts = MAX_BALANCE_ATTEMPTS if balanced else 1
+    best: tuple[float, list[dict[str, Any]], Names] | None = None
+    tried = 0
+    for attempt in range(1, attempts + 1):
+        tried = attempt
+        rng = random.Random(master.randrange(2**32))
+        trial = replace(names, rng=rng, used=set(names.used), side=1)
+        navy = _choose_navies(gen, trial, rng, (str(given.get("navy")),))[1]
+        trial.in_play = (str(given.get("navy")), navy)
+        rolled = _side(rules, gen, rng, trial, navy, ships)
+        strength = gen.strength(rolled)
+        high = max(strength, target)
+        ratio = 1.0 if high <= 0 else min(strength, target) / high
+        if best is None or ratio > best[0]:
+            best = (ratio, [given, rolled], trial)
+        if ratio >= 1 - BALANCE_TOLERANCE:
+            break
+    assert best is not None
+    best[2].rng = names.rng
+    return best[1], best[2], f"none of {tried} rolls of the other side came closer"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from generator.generate.base import RulesetGenerator, register
@@ -22,7 +23,7 @@ from generator.generate.common import (
     wind_entry,
 )
 from generator.loading import Rules
-from generator.text import signed
+from generator.text import counted, signed
 
 if TYPE_CHECKING:
     from generator.render.kinds.ship_log import Log
@@ -41,8 +42,22 @@ RATINGS = (
 SHIP_TABLES = ("ship", "captain", "crew")
 
 
-def _effect(cell: dict[str, Any]) -> dict[str, int]:
+def effect_of(cell: Mapping[str, Any]) -> dict[str, int]:
+    """Return the rating changes a tactical table's cell gives (its ``effect``)."""
     return dict(cell.get("effect") or {})
+
+
+def class_ratings(rules: Rules, ship_class: str, effects: list[dict[str, int]]) -> dict[str, int]:
+    """Return a ship's ratings: her class's base values plus every one of `effects` (the
+    side's national, fleet and admiral bonuses, her traits'). The schema checks an edited
+    ship against the same sum."""
+    types = rules.table("tactical.ship-types")
+    base = types.cell(types.axes[0].labels.index(ship_class))
+    ratings = {name: int(base.get(name, types.params.get(name, 0))) for name in RATINGS}
+    for effect in effects:
+        for name, change in effect.items():
+            ratings[name] += change
+    return ratings
 
 
 @register
@@ -89,11 +104,10 @@ class TacticalGenerator(RulesetGenerator):
         ally_slots = [i for i in range(count) if i != flagship][-allies:] if allies else []
         ally_navy = None
         if allies:
-            others = [n for n in self.navies(names) if n != navy] or [navy]
-            ally_navy = pick(rng, others)
-        fleet_effects = [_effect(national.cell), _effect(fleet.cell)]
+            ally_navy = pick(rng, self._ally_navies(names, navy))
+        fleet_effects = [effect_of(national.cell), effect_of(fleet.cell)]
         if admiral.cell.get("applies_to") == "every ship in the fleet":
-            fleet_effects.append(_effect(admiral.cell))
+            fleet_effects.append(effect_of(admiral.cell))
         nationality = names.nationality_for(navy)
         made: list[dict[str, Any]] = []
         for i, ship_class in enumerate(classes):
@@ -104,7 +118,7 @@ class TacticalGenerator(RulesetGenerator):
                 roll_on(rules, f"tactical.{t}", rng) for t in SHIP_TABLES for _ in range(rolls)
             ]
             ratings = self._ratings(
-                rules, ship_class, [*fleet_effects, *(_effect(t.cell) for t in traits)]
+                rules, ship_class, [*fleet_effects, *(effect_of(t.cell) for t in traits)]
             )
             ship_navy = ally_navy if is_ally and ally_navy else navy
             made.append(
@@ -135,16 +149,26 @@ class TacticalGenerator(RulesetGenerator):
             side["ally_navy"] = ally_navy
         return side
 
+    def _ally_navies(self, names: Names, navy: str) -> list[str]:
+        """Return the navies a Diplomat's allies may sail under: `navy`'s allies in a war
+        of the year, else navies neither side fought that year, else any other than the
+        two sides' (data/names.yaml ``wars`` and its note)."""
+        fielded = self.navies(names)
+        sides = {navy, *names.in_play}
+        fought = {n for side in sides for n in names.foes(side)}
+        for pool in (
+            [n for n in names.allies(navy) if n in fielded and n not in sides],
+            [n for n in fielded if n not in sides and n not in fought],
+            [n for n in fielded if n not in sides],
+        ):
+            if pool:
+                return pool
+        return [navy]
+
     def _ratings(
         self, rules: Rules, ship_class: str, effects: list[dict[str, int]]
     ) -> dict[str, int]:
-        types = rules.table("tactical.ship-types")
-        base = types.cell(types.axes[0].labels.index(ship_class))
-        ratings = {name: int(base.get(name, types.params.get(name, 0))) for name in RATINGS}
-        for effect in effects:
-            for name, change in effect.items():
-                ratings[name] += change
-        return ratings
+        return class_ratings(rules, ship_class, effects)
 
     def strength(self, side: dict[str, Any]) -> float:
         return float(sum(sum(ship["ratings"].values()) for ship in side["ships"]))
@@ -248,7 +272,7 @@ def most_ratings(rules: Rules) -> dict[str, int]:
         cells = rules.table(f"tactical.{table}").cells
         if table == "admiral":
             cells = tuple(c for c in cells if c.get("applies_to") == "every ship in the fleet")
-        return max([0, *(int(_effect(c).get(name, 0)) for c in cells)])
+        return max([0, *(int(effect_of(c).get(name, 0)) for c in cells)])
 
     for name in RATINGS:
         most[name] += sum(best(t, name) for t in setup["fleet_tables"])
@@ -275,7 +299,9 @@ def _log(log: Log, rules: Rules, ship: dict[str, Any] | None, navies: dict[str, 
             traits.setdefault(str(trait.get("table", "")), []).append(str(trait.get("result")))
         if traits:
             log.card["lines"].append(
-                "; ".join(f"{table.capitalize()}: {', '.join(r)}" for table, r in traits.items())
+                "; ".join(
+                    f"{table.capitalize()}: {', '.join(counted(r))}" for table, r in traits.items()
+                )
             )
     else:
         log.head("Class", 24)
@@ -340,8 +366,10 @@ def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
         log.figure(
             "Range", None, f"{shot['base_range']} + {str(shot['range_adds']).capitalize()}, by shot"
         )
+        # "Boarding action", the rules' roll (tactical.boarding), not the Boarding rating the
+        # log also prints
         log.figure(
-            "Boarding",
+            "Boarding action",
             None,
             f"{str(boarding['roll']).upper()} + "
             + " + ".join(str(r).capitalize() for r in boarding["adds"]),
@@ -397,11 +425,11 @@ def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
         rules, BOARDING, boarder_crew=r["crew"], boarder_boarding=max(r["boarding"], 0)
     )
     if boarded is None:
-        log.figure("Boarding", "cannot board")
+        log.figure("Boarding action", "cannot board")
     else:
         own = [a for a in boarded.applied if a.label.startswith("Boarder:")]
         log.figure(
-            "Boarding",
+            "Boarding action",
             dice(boarded.rolls[0].expression, sum(a.value for a in own), upper=True),
             " + ".join(
                 f"{a.label.split(': ', 1)[1].removesuffix(' rating')} {a.value}" for a in own

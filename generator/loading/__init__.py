@@ -316,6 +316,65 @@ def _build_navies(
     return navies, facts
 
 
+def _build_wars(
+    doc: YamlDoc, raw: Any, spans: dict[str, tuple[int, int]], problems: Problems
+) -> list[tuple[str, int, int, tuple[str, ...], tuple[str, ...]]]:
+    """Read `wars` (optional): {house, note, list: [{name, from, until, sides}]}, each war's
+    two sides lists of navy ids that sailed in its years, no navy on both."""
+    if raw is None:
+        return []
+    usage = "'wars' is {house: true, note: ..., list: [{name, from, until, sides}]}"
+    if not isinstance(raw, dict) or not isinstance(raw.get("list"), list):
+        problems.add(doc, ("wars",), usage)
+        return []
+    if not (isinstance(raw.get("note"), str) and raw["note"].strip()):
+        problems.add(doc, ("wars",), "'wars' needs a 'note' saying where the list comes from")
+    wars: list[tuple[str, int, int, tuple[str, ...], tuple[str, ...]]] = []
+    for i, war in enumerate(raw["list"]):
+        at: KeyPath = ("wars", "list", i)
+        if not isinstance(war, dict) or set(war) != {"name", "from", "until", "sides"}:
+            problems.add(doc, at, "a war is {name, from: YEAR, until: YEAR, sides: [[...], [...]]}")
+            continue
+        window = _window(doc, at, war, problems)
+        if window is None:
+            continue
+        if None in window:
+            problems.add(doc, at, "a war needs both 'from' and 'until' years")
+            continue
+        if not isinstance(war["name"], str) or not war["name"].strip():
+            problems.add(doc, (*at, "name"), "a war's name must be text")
+            continue
+        sides = war["sides"]
+        if (
+            not isinstance(sides, list)
+            or len(sides) != 2
+            or not all(isinstance(side, list) and side for side in sides)
+        ):
+            problems.add(doc, (*at, "sides"), "'sides' is two non-empty lists of navy ids")
+            continue
+        first, last = war["from"], war["until"]
+        bad = False
+        for s, side in enumerate(sides):
+            for n, navy in enumerate(side):
+                span = spans.get(navy) if isinstance(navy, str) else None
+                if span is None:
+                    problems.add(doc, (*at, "sides", s, n), f"unknown navy {navy!r}")
+                    bad = True
+                elif first < span[0] or last > span[1]:
+                    problems.add(
+                        doc,
+                        (*at, "sides", s, n),
+                        f"'{navy}' sails {span[0]}-{span[1]}, not all of {first}-{last}",
+                    )
+                    bad = True
+        if not bad and set(sides[0]) & set(sides[1]):
+            problems.add(doc, (*at, "sides"), "a navy is on both sides")
+            bad = True
+        if not bad:
+            wars.append((str(war["name"]), first, last, tuple(sides[0]), tuple(sides[1])))
+    return wars
+
+
 def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
     raw = doc.data
     if not isinstance(raw, dict):
@@ -376,6 +435,7 @@ def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
                     seen.add(str(name))
         sections["people"] = entries
     places = _build_places(doc, raw.get("places"), vocabulary, problems)
+    wars = _build_wars(doc, raw.get("wars"), facts.get("spans", {}), problems)
     if len(sections) < 2:
         return None
     return NameLists(
@@ -388,6 +448,7 @@ def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
         navy_seas=freeze(facts["seas"]),
         ship_years=freeze(facts["ships"]),
         place_seas=freeze(places),
+        wars=tuple(wars),
     )
 
 

@@ -218,6 +218,8 @@ class NameLists:
     )
     #: place -> its sea, in file order (the same names as ``places``)
     place_seas: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: wars at sea, in file order: (name, from, until, first side's navies, second side's)
+    wars: tuple[tuple[str, int, int, tuple[str, ...], tuple[str, ...]], ...] = ()
 
     @staticmethod
     def fits(year: int | None, first: int | None, last: int | None) -> bool:
@@ -264,6 +266,24 @@ class NameLists:
             if found:
                 return found
         return list(self.places)
+
+    def foes(self, navy: str, year: int) -> list[str]:
+        """Return the navies (sorted) `navy` fought in a war of `year` (`wars`)."""
+        return self._across(navy, year, enemies=True)
+
+    def allies(self, navy: str, year: int) -> list[str]:
+        """Return the navies (sorted) on `navy`'s side of a war of `year` (`wars`)."""
+        return self._across(navy, year, enemies=False)
+
+    def _across(self, navy: str, year: int, enemies: bool) -> list[str]:
+        found: set[str] = set()
+        for _, first, last, one, other in self.wars:
+            if first <= year <= last:
+                for mine, theirs in ((one, other), (other, one)):
+                    if navy in mine:
+                        found.update(theirs if enemies else mine)
+        found.discard(navy)
+        return sorted(found)
 
     def navies_for(self, year: int | None = None) -> list[str]:
         """Return the navy ids (sorted) whose years contain `year` (all of them for None)."""

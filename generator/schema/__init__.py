@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from collections.abc import Mapping as MappingType
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Protocol, TypeVar, Union
 
 from generator.loading import Rules
@@ -796,8 +797,10 @@ def spread(table_id: str, key: str) -> Callable[[Rules], tuple[int, int]]:
     return compute
 
 
+@cache
 def by_result(table_id: str) -> Callable[[Rules], dict[str, Any]]:
-    """A one-axis table's cells by their result."""
+    """A one-axis table's cells by their result (one function a table, so that what it
+    gives is worked out once per Rules however often a check asks)."""
 
     def compute(rules: Rules) -> dict[str, Any]:
         return {str(cell["result"]): cell for cell in rules.table(table_id).cells}
@@ -829,8 +832,9 @@ def wind_from_weather(table_id: str, default: str | None = None) -> Check:
     )
 
 
+@cache
 def by_label(table_id: str) -> Callable[[Rules], dict[str, Any]]:
-    """A one-axis table's cells by their row label."""
+    """A one-axis table's cells by their row label (one function a table, as `by_result`)."""
 
     def compute(rules: Rules) -> dict[str, Any]:
         table = rules.table(table_id)
@@ -1148,6 +1152,84 @@ def one_flagship(word: str) -> Check:
     return Check("exactly one of ships is the flagship", run)
 
 
+# ---------------------------------------------------------------- values the rules derive
+
+OVERRIDE = "override"
+
+
+@dataclass(frozen=True)
+class Between:
+    """An expected value that may lie anywhere from `low` to `high` (both included)."""
+
+    low: int
+    high: int
+
+    def __str__(self) -> str:
+        return f"{self.low} to {self.high}"
+
+
+# what a derived-value check expects: (key path inside the record, the value or a
+# `Between`, and what gives it, in words: "a 3rd rate's row of flob.ship-ratings")
+Expected = list[tuple[KeyPath, Any, str]]
+
+
+def override(keys: Dyn[Sequence[str]]) -> Field:
+    """A unit's optional ``override``: the keys whose values the GM set by hand."""
+    return opt(
+        Items(Choice(keys, "value the rules derive"), noun=("key", "keys")),
+        "the keys whose values the GM set by hand, against what the rules give: kept as "
+        "written, not checked against the rules, and marked on the roster",
+    )
+
+
+def override_words(keys: Sequence[Any]) -> list[str]:
+    """Return the keys a GM overrode as the roster says them (``mast_rating``: mast rating)."""
+    return [str(key).replace("_hp", " hit points").replace("_", " ") for key in keys]
+
+
+def compare(ctx: Ctx, data: dict[str, Any], path: KeyPath, expected: Expected, noun: str) -> None:
+    """Report each of `expected` that the record `data` at `path` does not hold (a key its
+    ``override`` lists is the GM's and is left as written; one missing or already reported
+    is left to that report)."""
+    kept = data.get(OVERRIDE)
+    own = {str(k) for k in kept} if isinstance(kept, list) else set()
+    for keys, want, source in expected:
+        if keys[-1] in own:
+            continue
+        value: Any = data
+        for key in keys:
+            value = value.get(key) if isinstance(value, dict) else None
+        full = (*path, *keys)
+        if value is None or any(where[: len(full)] == full for where in ctx.failed):
+            continue
+        if isinstance(want, Between):
+            fits = isinstance(value, int) and want.low <= value <= want.high
+        else:
+            fits = value == want
+        if not fits:
+            ctx.fail(
+                full,
+                f"{found(value)} is not what {source} gives: expected {want}; to keep "
+                f"{found(value)}, add '{keys[-1]}' to the {noun}'s {OVERRIDE} list",
+            )
+
+
+def derived(
+    text: str,
+    expected: Callable[[Ctx, dict[str, Any]], Expected],
+    needs: tuple[str, ...] = (),
+    noun: str = "ship",
+) -> Check:
+    """A check that a record's values the rules derive (from its class, its rolls ...)
+    are what `expected` says they give; a key the record lists under ``override`` is the
+    GM's and is left as written."""
+
+    def run(ctx: Ctx, data: dict[str, Any], path: KeyPath) -> None:
+        compare(ctx, data, path, expected(ctx, data), noun)
+
+    return Check(f"{text}, unless its {OVERRIDE} lists the key", run, needs)
+
+
 # ---------------------------------------------------------------- a ruleset's schema
 
 
@@ -1241,8 +1323,13 @@ def _balance() -> Record:
             "ratio": opt(Number(0, 1), "the weaker side's strength over the stronger's"),
             "attempt": opt(Whole(1, None), "which roll was kept"),
             "balanced": opt(Flag(), "whether the sides are within 10 % of each other"),
+            "rolls": opt(Whole(1, None), "how many rolls were tried to balance the sides"),
+            "warning": opt(
+                Text(LINE_LENGTH),
+                "why the sides are uneven although they were to be fair (the briefing prints it)",
+            ),
         },
-        what="the balance (measure, strengths, ratio, attempt, balanced)",
+        what="the balance (measure, strengths, ratio, attempt, balanced, rolls, warning)",
     )
 
 
@@ -1472,6 +1559,15 @@ must be there; the others may be left out. Ranges such as `1..14` include both e
 the allowed values come from the rule tables (ratings, results, classes), house rules
 (`--rules FILE`) change them. The checks across keys (a wind's bearing against its
 direction, one flagship a side ...) are listed under each table.
+
+The numbers the rules derive (a ship's ratings from her class or rate, her traits and her
+side's bonuses; her guns, markers or boxes from her type; the ships a squadron's size
+says) are checked value by value: a file that contradicts them is refused, each value on
+its own line with the file, the line, the key path and the value the rules give. To keep
+a value of your own against the rules (a ship refitted, a house variant), list its key
+under the ship's `override`, e.g. `override: [guns, hull]`: those values are kept as
+written (within the ranges below) and the roster marks the ship "set by the GM: guns,
+hull".
 """
 
 
@@ -1565,10 +1661,13 @@ def describe_all(rules: Rules) -> str:
 
 
 __all__ = [
+    "OVERRIDE",
     "Bearing",
+    "Between",
     "Check",
     "Choice",
     "Ctx",
+    "Expected",
     "Field",
     "Flag",
     "Items",
@@ -1587,8 +1686,12 @@ __all__ = [
     "check_force",
     "check_scenario",
     "check_side",
+    "compare",
+    "derived",
     "describe",
     "describe_all",
     "has_schema",
+    "override",
+    "override_words",
     "schema_for",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.generate.convoy import LEGEND, MARKERS
+from generator.generate.convoy import LEGEND, MARKERS, markers
 from generator.loading import Rules
 from generator.loading.yamlfile import KeyPath
 from generator.schema import (
@@ -25,8 +25,11 @@ from generator.schema import (
     RulesetSchema,
     Variant,
     Whole,
+    by_result,
+    derived,
     grid_map,
     opt,
+    override,
     req,
     rolled,
     spread,
@@ -82,7 +85,18 @@ SHIP = Record(
             for key in MARKERS
         },
         "condition": req(Choice(conditions, "crew condition"), "her crew (convoy.crew-condition)"),
+        "override": override(list(MARKERS)),
     },
+    checks=(
+        derived(
+            "crew, guns and sail are the markers convoy.ship-markers gives her kind and size",
+            lambda ctx, ship: [
+                ((key,), value, f"convoy.ship-markers for a {ship['size']} {ship['kind']}")
+                for key, value in markers(ctx.rules, ship["kind"], ship["size"]).items()
+            ],
+            needs=("kind", "size"),
+        ),
+    ),
     what="a ship",
 )
 
@@ -124,6 +138,38 @@ def _side(ctx: Ctx, data: dict[str, Any], path: KeyPath) -> None:
                 ctx.fail((*path, "ships", index, "kind"), "merchants sail only on the convoy side")
     if role == "convoy" and ships and not merchants:
         ctx.fail((*path, "ships"), "a convoy needs at least one merchant")
+    _composition_counts(ctx, composition, ships, (*path, "composition"))
+
+
+def _composition_counts(ctx: Ctx, composition: Any, ships: list[Any], path: KeyPath) -> None:
+    """The composition (its roll's counts, or the ships asked for) is the ships listed."""
+    if not isinstance(composition, dict):
+        return
+    listed = {
+        kind: sum(isinstance(s, dict) and s.get("kind") == kind for s in ships) for kind in KINDS
+    }
+    table = composition.get("table")
+    if table in COMPOSITIONS.values():
+        cell = ctx.of(by_result(str(table))).get(str(composition.get("result")))
+        if cell is None:
+            return
+        said = {
+            "warship": int(cell.get("escorts", cell.get("warships", 0))),
+            "merchant": int(cell.get("merchants", 0)),
+        }
+        if said != listed:
+            ctx.fail(
+                (*path, "result"),
+                f"{composition['result']!r} does not match the ships listed "
+                f"({listed['merchant']} merchants, {listed['warship']} warships): make them "
+                "agree",
+            )
+    elif isinstance(composition.get("ships"), int) and composition["ships"] != len(ships):
+        ctx.fail(
+            (*path, "ships"),
+            f"the composition says {composition['ships']} ships, but 'ships' lists "
+            f"{len(ships)}: make them agree",
+        )
 
 
 SIDE = Record(
@@ -142,7 +188,8 @@ SIDE = Record(
     checks=(
         Check(
             "composition.table is the role's table; only the convoy has merchants, and it has "
-            "one at least",
+            "one at least; the composition (its roll's merchants and escorts or warships, or "
+            "the ships asked for) is the ships listed",
             _side,
             needs=("role",),
         ),

@@ -17,19 +17,24 @@ from generator.schema import (
     NAME,
     NAVY,
     TITLE,
+    Between,
     Check,
     Choice,
     Ctx,
+    Expected,
     Flag,
     Items,
     Record,
     RulesetSchema,
     Text,
     Whole,
+    by_label,
     by_result,
+    derived,
     follows,
     labels,
     one_flagship,
+    override,
     req,
     results,
     spread,
@@ -71,6 +76,31 @@ def _number(key: str) -> Whole:
     return Whole(span=spread("flob.ship-ratings", key), why="the least and most a rate has")
 
 
+def _from_rate(ctx: Ctx, ship: dict[str, Any]) -> Expected:
+    """What her rate's row of flob.ship-ratings gives her: each number as it is, her guns
+    within the rate's guns_range (its guns where it has none)."""
+    from generator.generate.flob import RATING_FIELDS
+
+    row = ctx.of(by_label("flob.ship-ratings")).get(ship["rate"])
+    if row is None:
+        return []
+    source = f"a {ship['rate']} rate's row of flob.ship-ratings"
+    found: Expected = []
+    for key in RATING_FIELDS:
+        want: Any = row[key]
+        if key == "guns":
+            span = [int(n) for n in _RANGE.findall(str(row.get("guns_range", "")))]
+            want = Between(min(span), max(span)) if len(span) == 2 else int(row["guns"])
+        found.append(((key,), want, source))
+    return found
+
+
+def _overridable(rules: Rules) -> list[str]:
+    from generator.generate.flob import RATING_FIELDS
+
+    return list(RATING_FIELDS)
+
+
 SHIP = Record(
     {
         "name": req(NAME, "the ship's name"),
@@ -94,7 +124,17 @@ SHIP = Record(
             "her captain (flob.captain-quality)",
         ),
         "flagship": req(Flag(), "whether she is the squadron's flagship (the admiral's)"),
+        "override": override(_overridable),
     },
+    checks=(
+        derived(
+            "guns, rig, movement_class, gunnery_class, broadside, hull, masts, mast_rating "
+            "and crew_parties are what her rate's row of flob.ship-ratings gives (guns within "
+            "its guns_range)",
+            _from_rate,
+            needs=("rate",),
+        ),
+    ),
     what="a ship",
 )
 

@@ -28,6 +28,7 @@ from generator.schema import (
     Check,
     Choice,
     Ctx,
+    Expected,
     Flag,
     Items,
     Maybe,
@@ -37,10 +38,12 @@ from generator.schema import (
     Text,
     Whole,
     by_label,
+    derived,
     die_range,
     fixed,
     follows,
     labels,
+    override,
     req,
     rolled,
     spread,
@@ -59,6 +62,37 @@ NUMBERS = (
     ("crew", "her crew"),
 )
 _TYPE_ROWS = by_label(SHIP_TYPES)
+
+
+# what a ship copies from her type's row of high-seas.ship-types (batteries by battery)
+COPIED = ("size", "guns", *BATTERIES, *(key for key, _ in NUMBERS), "swivels")
+OVERRIDABLE = [*COPIED, "trained_fighters", "pistols"]
+
+
+def _from_type(ctx: Ctx, ship: dict[str, Any]) -> Expected:
+    """What her type's row gives her, and the fighters and pistols her crew and share give
+    (rounded as high-seas.crew-fighters says)."""
+    from fractions import Fraction
+
+    from generator.generate.high_seas import _crew_fractions, share
+
+    row = ctx.of(_TYPE_ROWS).get(ship["type"])
+    if row is None:
+        return []
+    source = f"the {ship['type']} row of {SHIP_TYPES}"
+    found: Expected = [
+        (("batteries", key) if key in BATTERIES else (key,), int(row[key]), source)
+        for key in COPIED
+    ]
+    crew, trained, fraction = ship.get("crew"), ship.get("trained_fighters"), ship["fighters_share"]
+    _, pistols, rounding = _crew_fractions(ctx.rules)
+    if isinstance(crew, int) and not isinstance(crew, bool):
+        words = f"{fraction} of her crew of {crew}"
+        found.append((("trained_fighters",), share(crew, Fraction(fraction), rounding), words))
+    if isinstance(trained, int) and not isinstance(trained, bool):
+        words = f"{pistols} of her {trained} trained fighters (high-seas.crews)"
+        found.append((("pistols",), share(trained, pistols, rounding), words))
+    return found
 
 
 def _number(key: str) -> Whole:
@@ -230,6 +264,7 @@ SHIP = Record(
         "chief_gunner_master_superior": req(
             Flag(), "whether her Chief Gunner is Master Superior in Gunnery"
         ),
+        "override": override(OVERRIDABLE),
         "officers": req(
             Items(OFFICER, _officers_count, _officers_count, ("officer", "officers")),
             "her officers, one of each role",
@@ -244,6 +279,13 @@ SHIP = Record(
             "fighters_roll; one officer of each role; chief_gunner_master_superior true "
             "exactly when the Chief Gunner's Gunnery is the highest skill level",
             _ship,
+        ),
+        derived(
+            "size, guns, the batteries, hull_hp, rigging_hp, speed, handling, crew and swivels "
+            f"are what her type's row of {SHIP_TYPES} gives; trained_fighters her "
+            "fighters_share of her crew, pistols high-seas.crews' share of them",
+            _from_type,
+            needs=("type", "fighters_share"),
         ),
     ),
     what="a ship",

@@ -8,19 +8,29 @@ impulse.crew-quality.
 
 from __future__ import annotations
 
+from typing import Any
+
+from generator.loading.yamlfile import KeyPath
 from generator.schema import (
     NAME,
     NAVY,
     TITLE,
+    Check,
     Choice,
+    Ctx,
+    Expected,
     Items,
     Record,
     RulesetSchema,
     Variant,
     Whole,
+    by_label,
+    by_result,
+    derived,
     grid_map,
     labels,
     opt,
+    override,
     req,
     rolled,
     spread,
@@ -39,6 +49,49 @@ NUMBERS = (
     ("rigging", "her rigging boxes"),
     ("crew", "her crew boxes"),
 )
+
+
+def _class_fields() -> tuple[str, ...]:
+    from generator.generate.impulse import CLASS_FIELDS
+
+    return CLASS_FIELDS
+
+
+def _from_class(ctx: Ctx, ship: dict[str, Any]) -> Expected:
+    """What her class's row of impulse.ship-classes gives her."""
+    row = ctx.of(by_label(CLASSES)).get(ship["class"])
+    if row is None:
+        return []
+    source = f"the {ship['class']} row of {CLASSES}"
+    return [((key,), row[key], source) for key in _class_fields()]
+
+
+def _squadron_size(ctx: Ctx, data: dict[str, Any], path: KeyPath) -> None:
+    """The squadron's size (rolled, or asked for) is the number of ships listed."""
+    squadron, ships = data["squadron"], data["ships"]
+    if not isinstance(ships, list) or not isinstance(squadron, dict):
+        return
+    if squadron.get("table") == "impulse.squadron-size":
+        cell = ctx.of(by_result("impulse.squadron-size")).get(str(squadron.get("result")))
+        size = None if cell is None else cell.get("ships")
+        where = (*path, "squadron", "result")
+    else:
+        size = squadron.get("ships")
+        where = (*path, "squadron", "ships")
+    if isinstance(size, int) and size != len(ships):
+        ctx.fail(
+            where,
+            f"the squadron's size says {size} ship{'s' * (size != 1)}, but 'ships' lists "
+            f"{len(ships)}: make them agree",
+        )
+    words = squadron.get("result")
+    if "ships" in squadron and isinstance(words, str):
+        number = next((int(w) for w in words.split() if w.isdigit()), None)
+        if number is not None and number != len(ships):
+            ctx.fail(
+                (*path, "squadron", "result"),
+                f"{words!r} does not match the {len(ships)} ships listed: make them agree",
+            )
 
 
 def _number(key: str) -> Whole:
@@ -66,7 +119,16 @@ SHIP = Record(
             "her crew status at the start (impulse.crew-status)",
         ),
         "captain": req(NAME, "her captain's name"),
+        "override": override(lambda rules: list(_class_fields())),
     },
+    checks=(
+        derived(
+            "hull_type, guns, carronades, hull, rigging and crew are what her class's row of "
+            f"{CLASSES} gives",
+            _from_class,
+            needs=("class",),
+        ),
+    ),
     what="a ship",
 )
 
@@ -98,6 +160,14 @@ SIDE = Record(
         ),
         "ships": req(Items(SHIP, 1, None, ("ship", "ships")), "the ships"),
     },
+    checks=(
+        Check(
+            "the squadron's size (its roll's ships, or ships and result) is the number of "
+            "ships listed",
+            _squadron_size,
+            needs=("squadron", "ships"),
+        ),
+    ),
     what="an impulse squadron",
 )
 

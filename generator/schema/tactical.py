@@ -19,6 +19,7 @@ from generator.schema import (
     Check,
     Choice,
     Ctx,
+    Expected,
     Field,
     Flag,
     Items,
@@ -27,12 +28,16 @@ from generator.schema import (
     Text,
     Variant,
     Whole,
+    by_label,
+    by_result,
+    compare,
     die_range,
     follows,
     grid_map,
     labels,
     one_flagship,
     opt,
+    override,
     req,
     results,
     rolled,
@@ -122,9 +127,49 @@ SHIP = Record(
             "her rolls on the ship tables (twice each for the flagship)",
         ),
         "ratings": req(Record(_ratings, what="the nine ratings"), "her ratings, bonuses included"),
+        "override": override(lambda rules: list(_rating_names())),
     },
     what="a ship",
 )
+
+
+def _rating_names() -> tuple[str, ...]:
+    from generator.generate.tactical import RATINGS
+
+    return RATINGS
+
+
+def _ratings_given(ctx: Ctx, data: dict[str, Any], path: KeyPath) -> None:
+    """Each ship's ratings are her class's base values plus the bonuses of the side's
+    National and Fleet results, an Admiral's that counts for every ship, and her traits:
+    as the generator adds them up (a rating her override lists is the GM's)."""
+    from generator.generate.tactical import RATINGS, class_ratings, effect_of
+
+    ships = data.get("ships")
+    if not isinstance(ships, list):
+        return
+    effects = []
+    for table in ("national", "fleet", "admiral"):
+        cell = ctx.of(by_result(f"tactical.{table}")).get(data[table]["result"])
+        if cell is None:
+            return
+        if table != "admiral" or cell.get("applies_to") == "every ship in the fleet":
+            effects.append(effect_of(cell))
+    words = "her class's row of tactical.ship-types with the bonuses of the side and her traits"
+    classes = ctx.of(by_label("tactical.ship-types"))
+    for index, ship in enumerate(ships):
+        where = (*path, "ships", index)
+        if not isinstance(ship, dict) or ship.get("class") not in classes:
+            continue
+        if not all(ctx.sound(ship, where, key) for key in ("class", "traits", "ratings")):
+            continue
+        own = []
+        for trait in ship["traits"]:
+            cell = ctx.of(by_result(f"tactical.{trait['table']}")).get(trait["result"])
+            own.append(effect_of(cell) if cell is not None else {})
+        given = class_ratings(ctx.rules, ship["class"], [*effects, *own])
+        expected: Expected = [(("ratings", name), given[name], words) for name in RATINGS]
+        compare(ctx, ship, where, expected, "ship")
 
 
 def _fleet_roll(table: str, help: str) -> Field:
@@ -191,6 +236,13 @@ SIDE = Record(
     },
     checks=(
         one_flagship("fleet"),
+        Check(
+            "every ship's ratings are her class's base values plus the bonuses of national, "
+            "fleet, an admiral's for every ship and her traits, unless her override lists the "
+            "rating",
+            _ratings_given,
+            needs=("ships", "national.result", "fleet.result", "admiral.result"),
+        ),
         Check(
             "an ally (ally: true) sails under ally_navy and is never the flagship; every other "
             "ship under navy",
