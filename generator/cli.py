@@ -54,6 +54,9 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    # an unknown command is answered by `main` through `unknown`, as every other name is
+    # (Typer's suggestion came on top of Click's: 'Did you mean' twice)
+    suggest_commands=False,
 )
 
 RulesOption = Annotated[
@@ -102,9 +105,8 @@ def rulesets_command(rules_file: RulesOption = None, as_json: JsonOption = False
     Example: quartermaster rulesets
     """
     from generator.listing import ruleset_summaries, show_rulesets
-    from generator.loading import load_rules
 
-    rules = load_rules(rules_file)
+    rules = _load_rules(rules_file)
     if as_json:
         _print_json(ruleset_summaries(rules))
     else:
@@ -128,10 +130,9 @@ def tables_command(
     Examples: quartermaster tables flob; quartermaster tables flob.broadside
     """
     from generator.listing import show_table, show_tables, table_json, tables_json
-    from generator.loading import load_rules
     from generator.lookup import find_table
 
-    rules = load_rules(rules_file)
+    rules = _load_rules(rules_file)
     if "." in target:
         table = find_table(rules, target)
         if as_json:
@@ -169,10 +170,9 @@ def lookup_command(
     Example: quartermaster lookup impulse.damage-effects roll=14 hits=6
     """
     from generator.listing import show_lookup
-    from generator.loading import load_rules
     from generator.lookup import find_table, lookup, read_values
 
-    rules = load_rules(rules_file)
+    rules = _load_rules(rules_file)
     result = lookup(rules, table_id, read_values(find_table(rules, table_id), values or []))
     if as_json:
         _print_json(result.to_json())
@@ -321,7 +321,6 @@ def resolvers_command(
 
     Examples: quartermaster resolvers flob; quartermaster resolvers flob.broadside
     """
-    from generator.loading import load_rules
     from generator.resolve import all_resolvers, get_resolver
     from generator.resolve.show import (
         resolver_json,
@@ -330,7 +329,7 @@ def resolvers_command(
         show_resolvers,
     )
 
-    rules = load_rules(rules_file)
+    rules = _load_rules(rules_file)
     if ruleset is not None and "." in ruleset:
         resolver = get_resolver(ruleset)
         if as_json:
@@ -394,19 +393,17 @@ def resolve_command(
             raise click.UsageError("Missing argument 'RESOLVER_ID'.", ctx)
         typer.echo(ctx.get_help())
         if resolver_id is not None:
-            from generator.loading import load_rules
             from generator.resolve import get_resolver
             from generator.resolve.show import show_resolver
 
             typer.echo("")
-            show_resolver(get_resolver(resolver_id), load_rules(rules_file))
+            show_resolver(get_resolver(resolver_id), _load_rules(rules_file))
         return
-    from generator.loading import load_rules
     from generator.resolve import get_resolver, parse_inputs
     from generator.resolve.engine import odds, run
     from generator.resolve.show import odds_json, show_odds, show_resolution
 
-    rules = load_rules(rules_file)
+    rules = _load_rules(rules_file)
     resolver = get_resolver(resolver_id)
     inputs = parse_inputs(resolver, rules, parse_assignments(values or [], "inputs"))
     if want_odds:
@@ -441,11 +438,10 @@ def play_command(
 
     Example: quartermaster play flob   (then type: broadside attack=5, again, undo, quit)
     """
-    from generator.loading import load_rules
     from generator.play import PlaySession, run_prompt
 
     session = PlaySession(
-        load_rules(rules_file), ruleset, fresh_seed() if seed is None else seed, output
+        _load_rules(rules_file), ruleset, fresh_seed() if seed is None else seed, output
     )
     run_prompt(session, sys.stdin.isatty(), typer.echo)
 
@@ -528,23 +524,121 @@ ForceOption = Annotated[
 ]
 
 
+def _check_data_output(
+    output: Path | None, force: bool, inputs: Sequence[Path | None] = ()
+) -> None:
+    """Refuse, before anything is read or rolled, an ``-o`` file the command may not write.
+
+    `inputs` are the files the command reads: `output` never replaces one of them.
+    """
+    if output is not None:
+        from generator.output import check_target
+
+        check_target(output, force=force, kind="data", inputs=inputs)
+
+
+def _check_pdf_output(output: Path | None, force: bool, inputs: Sequence[Path | None]) -> None:
+    """Refuse, before anything is read or rolled, an ``-o`` PDF the command may not write
+    (a file named after what is rolled is checked once it is known)."""
+    if output is not None:
+        from generator.output import check_target
+
+        check_target(output, force=force, kind="pdf", inputs=inputs)
+
+
+def _check_input(path: Path | None, option: str, takes: str) -> None:
+    """Refuse a file given to `option` that is plainly not the text file it takes (a PDF,
+    say), naming what it is and what the option takes, rather than a byte it trips on."""
+    if path is None:
+        return
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(1024)
+    except OSError:
+        return  # missing or unreadable: the reader says which, naming the file
+    for magic, what in NOT_TEXT.items():
+        if head.startswith(magic):
+            raise InputError(f"{path}: this is {what}; {option} takes {takes}")
+
+
+# files people hand over by mistake, by how they start (a stray control character in a
+# text file is the YAML reader's to report, with its line)
+NOT_TEXT = {
+    b"%PDF-": "a PDF",
+    b"PK\x03\x04": "a ZIP archive (or an office document)",
+    b"\x89PNG\r\n": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+}
+
+# what each file option takes, for `_check_input`
+SCENARIO_FILE = "a scenario file (JSON or YAML, as 'quartermaster scenario -o' writes)"
+FLEET_FILE = "a fleet file (JSON or YAML, as 'quartermaster fleet -o' writes)"
+SCENARIO_OR_FLEET_FILE = (
+    "a scenario or fleet file (JSON or YAML, as 'quartermaster scenario -o' or 'fleet -o' writes)"
+)
+CHARACTER_FILE = "a character file (JSON or YAML, as 'quartermaster character -o' writes)"
+RULES_FILE = "a house-rules file (YAML)"
+
+
+def _load_rules(rules_file: Path | None) -> Rules:
+    """Return the rules, with the house rules in `rules_file` (checked first) if given."""
+    from generator.loading import load_rules
+
+    _check_input(rules_file, "--rules", RULES_FILE)
+    return load_rules(rules_file)
+
+
+def _check_navies(
+    rules: Rules, ruleset: str, navies: Sequence[str], year: int | None, option: str
+) -> None:
+    """Refuse a navy the ruleset does not field, naming `option` as it was typed, with the
+    nearest navy it does field; `check_order` checks the rest of the order."""
+    from generator.generate.base import get_generator
+    from generator.generate.scenario import fielded_navies
+
+    gen = get_generator(ruleset)
+    if gen.units != "ships" or not navies:
+        return
+    if year is not None:
+        low, high = gen.years(rules)
+        if not low <= year <= high:
+            return  # `check_order` refuses the year first
+    every = fielded_navies(rules, gen, None)
+    can = every if year is None else fielded_navies(rules, gen, year)
+    when = f" in {year}" if year is not None else ""
+    for navy in navies:
+        if navy in every and navy not in can:
+            raise InputError(f"{option} {navy}: {ruleset} fields {', '.join(can)}{when}")
+        if navy not in can:
+            listing = f"{ruleset} fields{when}"
+            raise InputError(f"{option}: {unknown('navy', navy, can, listing=listing)}")
+
+
+def _say_uneven(scenario: dict[str, Any]) -> None:
+    """Say on stderr, in one line, that the sides could not be balanced (the briefing
+    prints the same line)."""
+    from generator.generate.scenario import balance_warning
+
+    uneven = balance_warning(scenario)
+    if uneven is not None:
+        typer.echo(f"warning: {uneven}", err=True)
+
+
 def _emit(
     data: dict[str, object],
     as_json: bool,
     as_yaml: bool,
     output: Path | None,
     force: bool,
-    inputs: Sequence[Path | None] = (),
 ) -> bool:
     """Print or write generated data; return True if it was handled (not human output).
 
-    `inputs` are the files the command read: `output` never replaces one of them.
+    `output` was checked by `_check_data_output` before anything was rolled or read.
     """
     from generator.generate.scenario import dump
-    from generator.output import check_target, write_atomic
+    from generator.output import write_atomic
 
     if output is not None:
-        check_target(output, force=force, kind="data", inputs=inputs)
         fmt = "yaml" if as_yaml or output.suffix.lower() in (".yaml", ".yml") else "json"
         write_atomic(output, dump(data, fmt).encode("utf-8"))
         typer.echo(f"wrote {output}")
@@ -584,9 +678,8 @@ def fleet_command(
     from generator.generate.base import get_generator
     from generator.generate.scenario import check_order, read_force, roll_force
     from generator.generate.show import show_force
-    from generator.loading import load_rules
 
-    rules = load_rules(rules_file)
+    rules = _load_rules(rules_file)
     check_ruleset(rules, ruleset)
     gen = get_generator(ruleset)
     if gen.units != "ships":
@@ -595,6 +688,7 @@ def fleet_command(
             f"'quartermaster scenario {ruleset}'"
         )
     order = _order(None if ships is None else str(ships), navy, year, balanced=False)
+    _check_navies(rules, ruleset, order.navies, year, "--navy")
     check_order(rules, ruleset, order)
     if from_file is not None and (
         seed is not None or ships is not None or navy or year is not None
@@ -602,12 +696,14 @@ def fleet_command(
         raise InputError(
             "--from: the fleet is read from the file; no --seed, --ships, --navy or --year"
         )
+    _check_input(from_file, "--from", FLEET_FILE)
+    _check_data_output(output, force_write, (from_file, rules_file))
     force = (
         read_force(from_file, rules, ruleset)
         if from_file
         else roll_force(rules, ruleset, _seed(seed), order)
     )
-    if not _emit(force, as_json, as_yaml, output, force_write, (from_file, rules_file)):
+    if not _emit(force, as_json, as_yaml, output, force_write):
         show_force(force, gen.units, gen.summary_fields)
 
 
@@ -627,17 +723,20 @@ def character_command(
     """
     from generator.generate.base import get_generator
     from generator.generate.show import show_force
-    from generator.loading import load_rules
     from generator.rulesets import serving
 
-    rules = load_rules(rules_file)
+    rules = _load_rules(rules_file)
     gen = get_generator(serving("character")[0])
+    if from_file is not None and seed is not None:
+        raise InputError("--from: the character is read from the file; no --seed")
+    _check_input(from_file, "--from", CHARACTER_FILE)
+    _check_data_output(output, force, (from_file, rules_file))
     person = (
         gen.read_character(from_file, rules)
         if from_file
         else gen.roll_character(rules, _seed(seed))
     )
-    if not _emit(person, as_json, as_yaml, output, force, (from_file, rules_file)):
+    if not _emit(person, as_json, as_yaml, output, force):
         show_force(
             {"name": person["name"], "seed": person.get("seed"), "characters": [person]},
             "characters",
@@ -686,27 +785,28 @@ def scenario_command(
         scenario_from_sides,
     )
     from generator.generate.show import show_scenario
-    from generator.loading import load_rules
 
-    rules = load_rules(rules_file)
+    rules = _load_rules(rules_file)
     check_ruleset(rules, ruleset)
     order = _order(ships, navies, year, balanced)
+    _check_navies(rules, ruleset, order.navies, year, "--navies")
     check_order(rules, ruleset, order)
+    if from_file is not None and (sides or seed is not None):
+        raise InputError("--from: the scenario is read from the file; no --seed or --side")
+    if sides and (ships or navies):
+        raise InputError("--side: the fleet files say the ships and navies; no --ships or --navies")
+    _check_input(from_file, "--from", SCENARIO_FILE)
+    for side in sides or ():
+        _check_input(side, "--side", FLEET_FILE)
+    _check_data_output(output, force, (from_file, rules_file, *(sides or ())))
     if from_file is not None:
-        if sides or seed is not None:
-            raise InputError("--from: the scenario is read from the file; no --seed or --side")
         scenario = read_scenario(from_file, rules, ruleset)
     elif sides:
-        if ships or navies:
-            raise InputError(
-                "--side: the fleet files say the ships and navies; no --ships or --navies"
-            )
-        scenario = scenario_from_sides(rules, ruleset, sides, _seed(seed), year)
+        scenario = scenario_from_sides(rules, ruleset, sides, _seed(seed), year, balanced)
     else:
         scenario = roll_scenario(rules, ruleset, _seed(seed), order)
-    if not _emit(
-        scenario, as_json, as_yaml, output, force, (from_file, rules_file, *(sides or ()))
-    ):
+    _say_uneven(scenario)
+    if not _emit(scenario, as_json, as_yaml, output, force):
         gen = get_generator(ruleset)
         show_scenario(scenario, gen.units, gen.summary_fields)
 
@@ -753,9 +853,9 @@ def sheet_command(
 
     Example: quartermaster sheet ship-log --ruleset tactical --seed 1805 --paper letter
     """
-    from generator.loading import load_rules
     from generator.output import check_target, write_atomic
     from generator.render.sheets import (
+        FLEET_KINDS,
         PAPERS,
         default_path,
         get_kind,
@@ -763,7 +863,7 @@ def sheet_command(
         render_sheet,
     )
 
-    rules = load_rules(rules_file)
+    rules = _load_rules(rules_file)
     sheet = get_kind(kind)
     if ruleset is not None and ruleset not in sheet.rulesets:
         raise InputError(
@@ -771,6 +871,14 @@ def sheet_command(
         )
     if paper.lower() not in PAPERS:
         raise InputError(f"--paper {paper}: choose a4 or letter")
+    if sheet.data == "character":
+        takes = CHARACTER_FILE
+    elif kind in FLEET_KINDS:
+        takes = SCENARIO_OR_FLEET_FILE
+    else:
+        takes = SCENARIO_FILE
+    _check_input(from_file, "--from", takes)
+    _check_pdf_output(output, force, (from_file, rules_file))
     data = load_sheet_data(sheet, rules, ruleset, from_file, seed)
     chosen = ruleset or (str(data["ruleset"]) if data and "ruleset" in data else None)
     target = output or default_path(kind, chosen, seed, paper.lower(), mono, fillable)
@@ -852,7 +960,6 @@ def packet_command(
     quartermaster packet flob --ships 3 --navies british,french --year 1798 --without map
     """
     from generator.generate.scenario import check_order, read_scenario, roll_scenario
-    from generator.loading import load_rules
     from generator.output import check_target, write_atomic
     from generator.pdf.packet import build_packet, check_packet_options
     from generator.rulesets import default_ruleset
@@ -860,7 +967,9 @@ def packet_command(
     paper = paper.lower()
     leave_out = _words(without)
     check_packet_options(paper, leave_out, spares)
-    rules = load_rules(rules_file)
+    if title is not None and (not title.strip() or len(title) > 120):
+        raise InputError("--title: from 1 to 120 characters")
+    rules = _load_rules(rules_file)
     if ruleset is not None:
         check_ruleset(rules, ruleset)
     if from_file is not None:
@@ -868,17 +977,20 @@ def packet_command(
             raise InputError(
                 "--from: the scenario is read from the file; no --seed, --ships, --navies or --year"
             )
+        _check_input(from_file, "--from", SCENARIO_FILE)
+        _check_pdf_output(output, force, (from_file, rules_file))
         # without a RULESET, the file says which it is
         scenario = read_scenario(from_file, rules, ruleset)
         ruleset = str(scenario["ruleset"])
     else:
         ruleset = ruleset or default_ruleset()
         order = _order(ships, navies, year, balanced)
+        _check_navies(rules, ruleset, order.navies, year, "--navies")
         check_order(rules, ruleset, order)
+        _check_pdf_output(output, force, (rules_file,))
         scenario = roll_scenario(rules, ruleset, _seed(seed), order)
+    _say_uneven(scenario)
     if title is not None:
-        if not title.strip() or len(title) > 120:
-            raise InputError("--title: from 1 to 120 characters")
         scenario["title"] = title.strip()
     suffix = "".join(
         part
@@ -889,6 +1001,7 @@ def packet_command(
     handout_paths = handout_names(target, scenario) if handouts else []
     for path in (target, *handout_paths):
         check_target(path, force=force, kind="pdf", inputs=(from_file, rules_file))
+    _say_notes()  # every check passed: the seed is worth saying while the packet is made
     with _status("Making the packet") as step:
         packet = build_packet(
             rules,
@@ -976,19 +1089,25 @@ def batch_command(
     quartermaster batch tactical,flob --count 12 --ships 4 --without gm-notes -o club/
     """
     from generator.generate.scenario import check_order
-    from generator.loading import load_rules
-    from generator.pdf.batch import BatchOptions, check_batch_targets, read_manifest, run_batch
+    from generator.pdf.batch import (
+        BatchOptions,
+        check_batch_options,
+        check_batch_targets,
+        read_manifest,
+        run_batch,
+    )
     from generator.pdf.packet import check_packet_options
 
     paper = paper.lower()
     leave_out = _words(without)
     check_packet_options(paper, leave_out, spares)
-    rules = load_rules(rules_file)
+    rules = _load_rules(rules_file)
     chosen = _words(rulesets)
     for ruleset in chosen:
         check_ruleset(rules, ruleset)
     order = _order(ships, navies, year, balanced)
     for ruleset in chosen:
+        _check_navies(rules, ruleset, order.navies, year, "--navies")
         check_order(rules, ruleset, order)
     if seed is None and resume:
         existing = read_manifest(output)
@@ -1009,7 +1128,9 @@ def batch_command(
         without=leave_out,
         spares=spares,
     )
+    check_batch_options(options, jobs)
     check_batch_targets(output, options, force=force)
+    _say_notes()  # every check passed: the seed is worth saying while the batch runs
     if sys.stderr.isatty():
         from rich.progress import Progress
 
@@ -1028,23 +1149,51 @@ def batch_command(
     typer.echo(f"wrote {len(manifest['packets'])} packets ({pages} pages) to {output}")
 
 
+# what a command has to say on stderr once it is past its checks ("seed N"): never before
+# an error about what was typed, which the note would only bury
+_NOTES: list[str] = []
+
+
 def _seed(seed: int | None) -> int:
+    """Return `seed`, or a fresh one, which is said ("seed N") when the work is under way
+    (`_say_notes`) or done, never ahead of an error about what was typed."""
     if seed is None:
         chosen = fresh_seed()
-        sys.stderr.write(f"seed {chosen}\n")
+        _NOTES.append(f"seed {chosen}")
         return chosen
     return seed
+
+
+def _say_notes() -> None:
+    """Print the notes kept so far on stderr, each once: for a long run, as its work starts
+    (what was typed has been checked); else as the command ends, unless it failed on
+    what was typed (exit 2)."""
+    for note in _NOTES:
+        sys.stderr.write(note + "\n")
+    _NOTES.clear()
 
 
 def _fail(problems: str | Sequence[str], code: int) -> NoReturn:
     """Print each problem as one ``error:`` line and exit with `code`.
 
     A problem quoting what was typed or read (a newline, a terminal escape) shows those
-    characters as escapes, so each problem stays exactly one line.
+    characters as escapes, so each problem stays exactly one line. The notes kept
+    (`_say_notes`) come first, but not after bad input (exit 2): the seed of a run that
+    never rolled is noise.
     """
+    if code == 2:
+        _NOTES.clear()
+    _say_notes()
     for problem in [problems] if isinstance(problems, str) else problems or [""]:
         sys.stderr.write(f"error: {one_line(problem)}\n")
     sys.exit(code)
+
+
+def _unknown_command(exc: click.exceptions.NoSuchCommand) -> str:
+    """Return the one line for a command that is not one: the nearest, then the list."""
+    group = exc.ctx.command if exc.ctx is not None else None
+    names = group.list_commands(exc.ctx) if isinstance(group, click.Group) and exc.ctx else []
+    return unknown("command", exc.command_name, names)
 
 
 # Ctrl-C anywhere but in a batch (which says how far it got: `BatchInterrupted`)
@@ -1053,6 +1202,7 @@ INTERRUPTED = "interrupted: nothing was left half-written"
 
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; turn our errors and usage errors into one-line messages."""
+    _NOTES.clear()
     try:
         code = app(args=argv, prog_name="quartermaster", standalone_mode=False)
     except DataError as exc:
@@ -1063,6 +1213,8 @@ def main(argv: list[str] | None = None) -> None:
         # 'quartermaster' alone: the help is the answer, not an error (Click's exit code 2)
         sys.stderr.write(exc.format_message() + "\n")
         sys.exit(2)
+    except click.exceptions.NoSuchCommand as exc:
+        _fail(_unknown_command(exc), 2)
     except click.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
         _fail(f"{exc.format_message()}{hint}", 2)
@@ -1085,4 +1237,5 @@ def main(argv: list[str] | None = None) -> None:
         )
     if code == 130:  # Typer returns Ctrl-C as this exit code (no command returns it)
         _fail(INTERRUPTED, 130)
+    _say_notes()
     sys.exit(code if isinstance(code, int) else 0)

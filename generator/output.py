@@ -1,11 +1,12 @@
 """Write output files safely: checked first, then a temporary file and a rename.
 
 Before any costly work a command calls `check_target` on each file it will write: a
-folder that cannot be made or written, a folder in the place of the file, or an existing
-file that Quartermaster did not write (unless ``--force``) is one clear error naming it,
-and nothing is written. `write_atomic` then writes through a temporary ``.NAME.*.part``
-file beside the target and renames it into place, so an interrupted run or a full disk
-never leaves a half-written file under a final name, nor the temporary file.
+folder that cannot be made or written (tried for real, not judged by its permissions), a
+folder in the place of the file, or an existing file that Quartermaster did not write
+(unless ``--force``) is one clear error naming it, and nothing is written. `write_atomic`
+then writes through a temporary ``.NAME.*.part`` file beside the target and renames it
+into place, so an interrupted run or a full disk never leaves a half-written file under a
+final name, nor the temporary file.
 """
 
 from __future__ import annotations
@@ -48,21 +49,34 @@ def ensure_dir(folder: Path) -> Path:
 
 
 def check_folder(folder: Path) -> Path:
-    """Check, without creating anything, that `folder` exists or can be made, and written.
+    """Check that `folder` exists or can be made, and written; leave nothing behind.
+
+    Permissions do not say it all (root may write anywhere the mode bits say no, yet not
+    make a folder under /proc or write to a read-only disk), so the nearest folder that
+    exists is tried for real: a hidden file (the folder itself) or a hidden folder (a
+    folder still to be made under it) is made there and removed at once.
 
     Raises:
         OutputError: the folder (or the nearest existing one above it) is a file, or
-            cannot be written.
+            cannot be written, or the folder cannot be made in it.
     """
     existing = folder
     while not existing.exists() and existing.parent != existing:
         existing = existing.parent
     if not existing.is_dir():
         raise OutputError(f"{existing}: exists and is not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
+    try:
         if existing == folder:
-            raise OutputError(f"{folder}: cannot write here: Permission denied")
-        raise OutputError(f"{folder}: cannot create the folder: Permission denied (in {existing})")
+            handle, probe = tempfile.mkstemp(prefix=".qm-check.", dir=folder)
+            os.close(handle)
+            os.unlink(probe)
+        else:
+            os.rmdir(tempfile.mkdtemp(prefix=".qm-check.", dir=existing))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if existing == folder:
+            raise OutputError(f"{folder}: cannot write here: {reason}") from None
+        raise OutputError(f"{folder}: cannot create the folder: {reason} (in {existing})") from None
     return folder
 
 

@@ -11,13 +11,15 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
 
 from generator.errors import InputError
-from generator.pdf.batch import BatchOptions, batch_seeds, run_batch
+from generator.pdf.batch import BatchInterrupted, BatchOptions, batch_seeds, run_batch
 from tests.conftest import CACHE, shared
 
 
@@ -144,9 +146,10 @@ def test_a_killed_batch_resumes_to_the_same_result(
     assert not list(folder.glob(".*.part"))
 
 
-def test_ctrl_c_stops_a_batch_within_seconds_leaving_only_listed_whole_packets(
+def test_ctrl_c_stops_a_batch_leaving_only_listed_whole_packets(
     reference: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
+    # how soon it stops is measured in benchmarks/bench_interrupts.py, not asserted here
     _, shas = reference
     folder = tmp_path / "con"
     proc = subprocess.Popen(
@@ -158,10 +161,8 @@ def test_ctrl_c_stops_a_batch_within_seconds_leaving_only_listed_whole_packets(
     )
     _wait_for_packets(folder, 1)
     # as a terminal's Ctrl-C does: to the parent and its workers alike
-    pressed = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert time.monotonic() - pressed < 5
+    _, err = proc.communicate(timeout=120)  # only a guard against a hang
     assert proc.returncode == 130
     made = json.loads((folder / "manifest.json").read_text())["packets"]
     assert err.splitlines() == [
@@ -194,3 +195,42 @@ def test_jobs_never_start_more_workers_than_packets(
     made = run_batch(tmp_path, BatchOptions(("duel",), 9, 2), jobs=100_000)
     assert started == [2]
     assert [p["sha256"] for p in made["packets"]] == reference[1][:2]  # a batch's first ones
+
+
+def test_a_ctrl_c_as_a_packet_is_committed_says_what_the_manifest_lists(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C that lands while a packet is renamed into place and entered in the manifest
+    waits for that step, and the message then counts it, as the manifest does."""
+    import generator.pdf.batch as batch_module
+
+    options = BatchOptions(("duel",), 9, 4)
+
+    def fake_run(
+        options: BatchOptions, todo: list[int], scenarios: object, folder: Path, jobs: int
+    ) -> Iterator[dict[str, Any]]:
+        for index in todo:
+            name = batch_module.packet_name("duel", index, batch_seeds(9, 4)[index])
+            batch_module._staged(folder, name).write_bytes(b"%PDF-fake")
+            yield {
+                **dict.fromkeys(("seed", "sha256", "title"), ""),
+                **{"index": index + 1, "file": name, "pages": 1, "sides": []},
+            }
+
+    written: list[int] = []
+    real_write = batch_module._write_manifest
+
+    def write_then_press(folder: Path, options: BatchOptions, entries: dict[int, Any]) -> None:
+        real_write(folder, options, entries)
+        written.append(len(entries))
+        if len(entries) == 2:  # Ctrl-C while the second packet is being committed
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(batch_module, "_run", fake_run)
+    monkeypatch.setattr(batch_module, "_write_manifest", write_then_press)
+    with pytest.raises(BatchInterrupted, match=r"^interrupted: 2 of 4 packets are made") as caught:
+        run_batch(tmp_path, options)
+    assert written == [0, 1, 2]  # the step in progress was finished, no other was begun
+    listed = json.loads((tmp_path / "manifest.json").read_text())["packets"]
+    assert len(listed) == 2 and str(caught.value).startswith(f"interrupted: {len(listed)} of")
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == sorted(p["file"] for p in listed)

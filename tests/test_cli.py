@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, run
+from tests.pdfs import flat, read
 
 
 def test_rulesets_lists_all_six(capsys: pytest.CaptureFixture[str]) -> None:
@@ -222,3 +223,217 @@ def test_an_internal_error_is_one_line_not_a_traceback(
         "error: internal error (ZeroDivisionError in test_cli.py: division by zero)"
     )
     assert "QM_DEBUG=1" in line
+
+
+def refused_in_one_line(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """Run `args`: exit 2, nothing on stdout, exactly one ``error:`` line (returned), and no
+    "seed N" note before it."""
+    code, out, err = run(capsys, *args)
+    assert (code, out) == (2, ""), err
+    (line,) = err.splitlines()
+    assert line.startswith("error: ")
+    return line.removeprefix("error: ")
+
+
+def test_an_unknown_command_suggests_once(capsys: pytest.CaptureFixture[str]) -> None:
+    line = refused_in_one_line(capsys, "tabels")
+    assert line.startswith("unknown command 'tabels': did you mean 'tables'? (known: rulesets")
+    assert line.count("did you mean") + line.count("Did you mean") == 1
+    line = refused_in_one_line(capsys, "xyzzy")
+    assert line.startswith("unknown command 'xyzzy' (known: rulesets, tables")
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("fleet", "flob", "--navy", "britsh"), "--navy"),
+        (("scenario", "flob", "--navies", "british,frnch"), "--navies"),
+        (("packet", "flob", "--navies", "britsh"), "--navies"),
+        (("batch", "flob", "--count", "1", "--navies", "britsh", "-o", "never"), "--navies"),
+    ],
+)
+def test_a_misspelt_navy_is_named_by_its_option_with_the_nearest(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+    option: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    line = refused_in_one_line(capsys, *args)
+    typed = args[-1 if args[0] != "batch" else -3].split(",")[-1]
+    nearest = {"britsh": "british", "frnch": "french"}[typed]
+    assert line.startswith(f"{option}: unknown navy '{typed}': did you mean '{nearest}'? (")
+    assert "flob fields: american, british" in line
+    # a navy the ruleset knows but did not field that year says the year, not a guess
+    line = refused_in_one_line(capsys, "fleet", "flob", "--navy", "american", "--year", "1760")
+    assert line.startswith("--navy american: flob fields british") and line.endswith("in 1760")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "takes"),
+    [
+        (("scenario", "flob"), "--from takes a scenario file"),
+        (("packet",), "--from takes a scenario file"),
+        (("fleet", "flob"), "--from takes a fleet file"),
+        (("character",), "--from takes a character file"),
+        (("sheet", "roster"), "--from takes a scenario or fleet file"),
+        (("sheet", "character"), "--from takes a character file"),
+    ],
+)
+def test_a_pdf_given_to_from_is_named_for_what_it_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: tuple[str, ...], takes: str
+) -> None:
+    pdf = tmp_path / "packet.pdf"
+    pdf.write_bytes(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n")
+    target = tmp_path / ("out.pdf" if args[0] in ("packet", "sheet") else "out.json")
+    line = refused_in_one_line(capsys, *args, "--from", str(pdf), "-o", str(target))
+    assert line.startswith(f"{pdf}: this is a PDF; {takes} (JSON or YAML, as 'quartermaster ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["packet.pdf"]
+    binary = tmp_path / "picture.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    line = refused_in_one_line(capsys, *args, "--from", str(binary))
+    assert line.startswith(f"{binary}: this is a PNG image; {takes}")
+
+
+def test_a_pdf_given_as_house_rules_or_a_side_is_named_too(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pdf = tmp_path / "rules.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n")
+    line = refused_in_one_line(capsys, "tables", "flob", "--rules", str(pdf))
+    assert line == f"{pdf}: this is a PDF; --rules takes a house-rules file (YAML)"
+    line = refused_in_one_line(capsys, "scenario", "flob", "--side", str(pdf))
+    assert line.startswith(f"{pdf}: this is a PDF; --side takes a fleet file")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("packet", "duel", "--title", " "),
+        ("fleet", "flob", "--navy", "britsh"),
+        ("scenario", "flob", "--ships", "99"),
+        ("scenario", "flob", "-o", "scenario.pdf"),
+        ("batch", "duel", "--count", "10001", "-o", "con"),
+        ("character", "-o", "character.txt"),
+        ("character", "--seed", "3", "--from", "character.yaml"),
+    ],
+)
+def test_no_seed_note_comes_before_an_error_about_what_was_typed(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    refused_in_one_line(capsys, *args)  # one line: the error, no "seed N" before it
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_seed_is_said_once_a_run_has_passed_its_checks(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import generator.pdf.packet
+
+    seen: list[str] = []
+
+    def fake_build(*args: object, **kwargs: object) -> object:
+        seen.append(capsys.readouterr().err)  # what was said before the work began
+        raise generator.errors.QuartermasterError("the renderer failed")
+
+    monkeypatch.setattr(generator.pdf.packet, "build_packet", fake_build)
+    code, _, err = run(capsys, "packet", "duel", "-o", str(tmp_path / "p.pdf"))
+    assert code == 1 and err == "error: the renderer failed\n"
+    (note,) = seen
+    assert note.startswith("seed ") and note.removeprefix("seed ").strip().isdigit()
+
+
+def test_the_blank_roster_is_fillable_and_a_rolled_one_says_why_not(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from pypdf import PdfReader, PdfWriter
+
+    from generator.loading import load_rules
+    from generator.render.kinds.roster import context
+
+    target = tmp_path / "roster.pdf"
+    code, _, err = run(
+        capsys, "sheet", "roster", "--ruleset", "tactical", "--fillable", "-o", str(target)
+    )
+    assert code == 0, err
+    blank = context(load_rules(), None, "a4", "tactical")
+    (side,) = blank["sides"]
+    facts = [f"fact_{n}" for n in range(1, len(side["facts"]) + 1)]
+    cells = [
+        f"ship{row}_{col}"
+        for row in range(1, side["rows"] + 1)
+        for col in range(1, len(blank["columns"]) + 1)
+    ]
+    fields = PdfReader(target).get_fields() or {}
+    assert sorted(fields) == sorted(["side_name", "side_navy", *facts, *cells, "strength"])
+    assert all(field.get("/FT") == "/Tx" for field in fields.values())
+    # filled with pypdf, read back
+    writer = PdfWriter(clone_from=PdfReader(target))
+    values = {"side_name": "Channel Fleet", "ship1_1": "Victory", "strength": "42"}
+    writer.update_page_form_field_values(writer.pages[0], values, auto_regenerate=False)
+    filled = tmp_path / "filled.pdf"
+    writer.write(filled)
+    got = PdfReader(filled).get_fields() or {}
+    assert {name: got[name].get("/V") for name in values} == values
+
+    rolled = tmp_path / "rolled.pdf"
+    args = ("sheet", "roster", "--ruleset", "tactical", "--seed", "5", "--fillable")
+    line = refused_in_one_line(capsys, *args, "-o", str(rolled))
+    assert line == (
+        "--fillable: only the blank roster sheet has write-in fields (no --seed or --from)"
+    )
+    assert not rolled.exists()
+
+
+def test_a_packet_from_an_edited_file_does_not_claim_its_seed_rolls_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import yaml
+
+    import generator.pdf.packet
+    from generator.render.kinds.briefing import seed_note
+
+    rolled = tmp_path / "rolled.yaml"
+    code, _, err = run(
+        capsys, "scenario", "flob", "--seed", "5", "--navies", "british", "-o", str(rolled)
+    )
+    assert code == 0, err
+    edited = tmp_path / "edited.yaml"
+    data = yaml.safe_load(rolled.read_text(encoding="utf-8"))
+    data["sides"][0]["ships"][0]["name"] = "Hand-named"
+    edited.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+    given: list[dict[str, object]] = []
+
+    def fake_build(rules: object, scenario: dict[str, object], **kwargs: object) -> object:
+        given.append(scenario)
+        raise generator.errors.QuartermasterError("stop here")
+
+    monkeypatch.setattr(generator.pdf.packet, "build_packet", fake_build)
+    for path in (rolled, edited):
+        code, _, _ = run(capsys, "packet", "--from", str(path), "-o", str(tmp_path / "p.pdf"))
+        assert code == 1
+    # a retitled packet is still the scenario its seed rolls
+    run(capsys, "packet", "--from", str(rolled), "--title", "Mine", "-o", str(tmp_path / "p.pdf"))
+    from generator.loading import load_rules
+
+    rules = load_rules()
+    assert [seed_note(rules, s) for s in given] == [
+        "the same seed rolls the same scenario",
+        "changed since it was rolled: the seed alone does not make it again",
+        "the same seed rolls the same scenario",
+    ]
+    # and the briefing prints it
+    monkeypatch.undo()
+    target = tmp_path / "briefing.pdf"
+    code, _, err = run(capsys, "sheet", "briefing", "--from", str(edited), "-o", str(target))
+    assert code == 0, err
+    text = flat(read(target.read_bytes()))
+    assert "5 (changed since it was rolled: the seed alone does not make it again)" in text
+    assert "the same seed rolls" not in text

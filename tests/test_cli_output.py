@@ -4,6 +4,7 @@ it is decided before any costly rendering."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from pathlib import Path
@@ -81,12 +82,14 @@ def test_an_unwritable_folder_is_one_line(
     locked = tmp_path / "locked"
     locked.mkdir()
     if os.geteuid() == 0:  # root writes anywhere: pretend the folder is read-only
-        real_access = os.access
-        monkeypatch.setattr(
-            os,
-            "access",
-            lambda path, mode, **kw: Path(path) != locked and real_access(path, mode),
-        )
+        real_open = os.open
+
+        def refuse(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            if Path(path).parent == locked and flags & os.O_CREAT:
+                raise PermissionError(13, "Permission denied")
+            return real_open(path, flags, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", refuse)
     else:
         locked.chmod(0o500)
     try:
@@ -256,3 +259,49 @@ def test_play_never_replaces_an_existing_log(tmp_path: Path) -> None:
     play.handle("roll 2d6")
     assert play.log_paths == (text_log, json_log)
     assert len(json.loads(json_log.read_text())["entries"]) == 2
+
+
+# a place no one may write, root included: nothing can be made under /proc
+IMPOSSIBLE = Path("/proc/quartermaster-test")
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc (Linux)")
+@pytest.mark.parametrize(
+    ("args", "work"),
+    [
+        (("fleet", "flob", "-o", "OUT/f.json"), "generator.generate.scenario.roll_force"),
+        (("character", "-o", "OUT/c.yaml"), "generator.generate.duel.roll_character"),
+        (("scenario", "flob", "-o", "OUT/s.json"), "generator.generate.scenario.roll_scenario"),
+        (("sheet", "duel-record", "-o", "OUT/d.pdf"), "generator.render.sheets.render_sheet"),
+        (
+            ("sheet", "roster", "--ruleset", "flob", "--seed", "5", "-o", "OUT/r.pdf"),
+            "generator.generate.scenario.roll_scenario",
+        ),
+        (("packet", "flob", "--seed", "5", "-o", "OUT/p.pdf"), "generator.pdf.packet.build_packet"),
+        (
+            ("packet", "flob", "--seed", "5", "--handouts", "-o", "OUT/p.pdf"),
+            "generator.generate.scenario.roll_scenario",
+        ),
+        (
+            ("batch", "duel", "--count", "2", "--seed", "1", "-o", "OUT"),
+            "generator.pdf.batch.run_batch",
+        ),
+        (("play", "flob", "-o", "OUT"), "generator.play.run_prompt"),
+    ],
+)
+def test_every_output_place_is_checked_before_any_work(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+    work: str,
+) -> None:
+    """`packet flob -o /proc/x/p.pdf` rendered for 14-30 s, then refused the place: root
+    may write where the permissions say no, so the place is tried for real, before the
+    work (here made to fail if it is begun)."""
+    module, _, name = work.rpartition(".")
+    monkeypatch.setattr(importlib.import_module(module), name, never)
+    code, out, err = run(capsys, *(a.replace("OUT", str(IMPOSSIBLE)) for a in args))
+    assert (code, out) == (2, ""), err
+    assert err == (
+        f"error: {IMPOSSIBLE}: cannot create the folder: No such file or directory (in /proc)\n"
+    )

@@ -24,6 +24,10 @@ from generator.dice.show import fraction_text, odds_json, odds_ways, show_odds
 # --- counting: refused up front, with the reason --------------------------------------
 
 
+def never_counted(node: object) -> object:
+    raise AssertionError("icepool was asked to count")
+
+
 @pytest.mark.parametrize(
     ("expression", "reason"),
     [
@@ -38,11 +42,15 @@ from generator.dice.show import fraction_text, odds_json, odds_ways, show_odds
         ("50d100!kh1", "keeping the highest 1 of 50d100! is about"),
     ],
 )
-def test_too_much_work_is_refused_at_once_naming_the_part(expression: str, reason: str) -> None:
-    started = time.monotonic()
-    with pytest.raises(DiceError) as caught:
+def test_too_much_work_is_refused_at_once_naming_the_part(
+    expression: str, reason: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "at once": refused by the cost model before icepool counts anything (how soon is
+    # measured in benchmarks/bench_interrupts.py)
+    monkeypatch.setattr(odds_module, "_to_icepool", never_counted)
+    distribution.cache_clear()
+    with pytest.raises(DiceError, match="too large to count exactly") as caught:
         distribution(expression)
-    assert time.monotonic() - started < 0.5
     message = str(caught.value)
     assert "\n" not in message
     assert f"too large to count exactly: {reason}" in message
@@ -69,21 +77,18 @@ def test_too_many_totals_are_refused_with_the_count() -> None:
         distribution("1d1000*1d1000")
 
 
-def test_the_cli_refuses_200d100kh100_in_one_line_well_within_5_seconds() -> None:
-    started = time.monotonic()
+def test_the_cli_refuses_200d100kh100_in_one_line() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "generator", "odds", "200d100kh100"],
         capture_output=True,
         text=True,
         check=False,
-        timeout=30,
+        timeout=120,  # only a guard against a hang
     )
-    elapsed = time.monotonic() - started
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("error: dice expression '200d100kh100': too large to count")
-    assert elapsed < 5, elapsed
 
 
 # --- counting: what is cheap today stays answered ---------------------------------------
@@ -171,11 +176,19 @@ def test_what_the_model_misjudges_is_given_up_at_the_deadline(
     monkeypatch.setattr(odds_module, "MAX_STEPS", 10**30)  # the model lets anything through
     monkeypatch.setattr(odds_module, "DEADLINE_SECONDS", 0.3)
     handler = signal.getsignal(signal.SIGALRM)
-    started = time.monotonic()
-    with pytest.raises(DiceError) as caught:
+    armed: list[tuple[float, ...]] = []
+    real_setitimer = signal.setitimer
+
+    def recording(which: int, seconds: float, interval: float = 0.0) -> tuple[float, float]:
+        armed.append((seconds, interval))
+        return real_setitimer(which, seconds, interval)
+
+    monkeypatch.setattr(signal, "setitimer", recording)
+    with pytest.raises(DiceError, match="could not be counted within") as caught:
         distribution("200d100kh100")
-    elapsed = time.monotonic() - started
-    assert 0.25 < elapsed < 2, elapsed
+    # the count was stopped by the alarm set for the deadline (its repeat for a swallowed
+    # one), then disarmed; how long it took is measured in benchmarks/bench_interrupts.py
+    assert armed == [(0.3, odds_module.RETRY_SECONDS), (0, 0.0)]
     assert str(caught.value) == (
         "dice expression '200d100kh100': too large to count exactly: it could not be "
         "counted within 0.3 s; try fewer dice, or sample it: "
@@ -378,14 +391,17 @@ def test_the_cli_table_fits_80_columns() -> None:
 def test_a_deadline_swallowed_once_fires_again() -> None:
     # An alarm landing in a garbage-collector callback is swallowed by Python (hypothesis
     # registers one); the deadline must not then let the count run on for minutes.
-    started = time.monotonic()
+    # The loops wait for the alarms with a generous deadline that only guards against a
+    # hang: what is checked is that the second alarm comes at all, not how soon.
+    hang = time.monotonic() + 60
+    overtimes = 0
     with pytest.raises(odds_module._Overtime), odds_module._deadline(0.1):
         try:
-            while time.monotonic() - started < 2:
+            while time.monotonic() < hang:
                 pass
         except odds_module._Overtime:
-            pass  # swallowed
-        while time.monotonic() - started < 2:
+            overtimes += 1  # swallowed
+        while time.monotonic() < hang:  # the repeated alarm ends this (pytest.raises)
             pass
-    assert time.monotonic() - started < 1
+    assert overtimes == 1
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

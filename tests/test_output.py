@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -219,15 +220,27 @@ def test_check_target_creates_nothing_and_refuses_folders_and_files_in_the_way(
 def test_unwritable_folders_found_before_writing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """As if the folder were read-only (root may write anywhere, so os.access is faked)."""
+    """As if the folder were read-only (root may write anywhere, so making a file or a
+    folder in it is refused as the system would)."""
     locked = tmp_path / "locked"
     locked.mkdir()
-    real_access = os.access
+    real_open, real_mkdir = os.open, os.mkdir
 
-    def access(path: object, mode: int, **kwargs: object) -> bool:
-        return False if Path(str(path)) == locked else real_access(path, mode)  # type: ignore[arg-type]
+    def refused(path: Any) -> bool:
+        return Path(str(path)).parent == locked
 
-    monkeypatch.setattr(os, "access", access)
+    def open_(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if refused(path) and flags & os.O_CREAT:
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, *args, **kwargs)
+
+    def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
+        if refused(path):
+            raise PermissionError(13, "Permission denied")
+        real_mkdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", open_)
+    monkeypatch.setattr(os, "mkdir", mkdir)
     with pytest.raises(OutputError, match=r"locked: cannot write here: Permission denied$"):
         check_target(locked / "out.pdf")
     with pytest.raises(
@@ -258,3 +271,19 @@ def test_read_only_folder_is_one_clear_error(tmp_path: Path) -> None:
 
 def test_output_errors_are_input_errors_with_exit_code_2() -> None:
     assert issubclass(OutputError, InputError) and OutputError.exit_code == 2
+
+
+def test_a_place_that_cannot_be_made_is_found_though_permissions_allow_it(
+    tmp_path: Path,
+) -> None:
+    """Root may write where the mode bits say no, and no one may make a folder in /proc:
+    the nearest folder is tried for real, and nothing is left of the try."""
+    if Path("/proc").is_dir():
+        with pytest.raises(
+            OutputError,
+            match=r"^/proc/qm/x: cannot create the folder: No such file or directory \(in /proc\)$",
+        ):
+            check_target(Path("/proc/qm/x/out.pdf"))
+    check_target(tmp_path / "a" / "b" / "out.pdf")
+    check_target(tmp_path / "out.pdf")
+    assert list(tmp_path.iterdir()) == []

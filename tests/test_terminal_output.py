@@ -20,7 +20,7 @@ from rich.console import Console
 from generator.generate.base import get_generator
 from generator.generate.scenario import roll_force, roll_scenario
 from generator.generate.show import columns, key_lines, show_force, show_scenario
-from generator.loading import Rules
+from generator.loading import Rules, load_rules
 from generator.resolve import all_resolvers, get_resolver
 from generator.resolve.show import (
     resolver_json,
@@ -281,3 +281,77 @@ def test_the_commands_fit_80_columns(
     code, out, err = run(capsys, *args)
     assert code == 0, err
     check_fits(out, 80)
+
+
+# --- tables: every table of every ruleset fits, split and keyed where it must ----------
+
+TABLES = [
+    table.id for ruleset in load_rules().rulesets.values() for table in ruleset.tables.values()
+]
+
+
+def table_text(rules: Rules, table_id: str, width: int, terminal: bool) -> str:
+    from generator.listing import show_table
+    from generator.lookup import find_table
+
+    out = io.StringIO()
+    console = Console(
+        width=width, file=out, force_terminal=terminal, color_system=None, highlight=False
+    )
+    show_table(find_table(rules, table_id), console)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["terminal", "piped"])
+@pytest.mark.parametrize("table_id", TABLES)
+def test_every_table_fits_80_columns(rules: Rules, table_id: str, terminal: bool) -> None:
+    check_fits(table_text(rules, table_id, 80, terminal), 80)
+
+
+@pytest.mark.parametrize("table_id", ["impulse.damage-effects", "flob.broadside"])
+def test_the_widest_tables_fit_80_columns_piped_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, table_id: str
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, err = run(capsys, "tables", table_id)
+    assert code == 0, err
+    check_fits(out, 80)
+
+
+def test_a_wide_table_is_split_with_its_headings_keyed_and_no_cell_lost(rules: Rules) -> None:
+    from generator.lookup import cell_text, find_table
+
+    table = find_table(rules, "flob.broadside")
+    rows, cols = table.axes
+    text = table_text(rules, "flob.broadside", 80, True)
+    assert "Broadside Table (1 of 2)" in text and "Broadside Table (2 of 2)" in text
+    assert "attack \\ roll" in text
+    assert "Key: attack = Attack Number; roll = Die Roll (2d6)" in text
+    # every row of every part: its label, then its cells in the columns' order
+    lines = [[c.strip() for c in line.split("│")[1:-1]] for line in text.splitlines()]
+    got: dict[str, list[str]] = {}
+    for cells in lines:
+        if cells and cells[0] in rows.labels:
+            got.setdefault(cells[0], []).extend(cells[1:])
+    assert got == {
+        label: [cell_text(c) for c in row]
+        for label, row in zip(rows.labels, table.cells, strict=True)
+    }
+    # wide enough, the same table is printed whole with its full headings and no key
+    whole = table_text(rules, "flob.broadside", 130, True)
+    assert "(1 of" not in whole and "Key:" not in whole
+    assert f"{rows.title} \\ {cols.title}" in whole
+
+
+def test_a_table_of_prose_wraps_its_cells_rather_than_splitting(rules: Rules) -> None:
+    text = table_text(rules, "high-seas.guns-bear", 80, True)
+    assert "(1 of" not in text
+    check_fits(text, 80)
+    assert "Stern Guns" in text and "broadsides." in flat(text)
+
+
+def test_too_narrow_for_any_table_the_rows_are_blocks(rules: Rules) -> None:
+    text = table_text(rules, "impulse.damage-effects", 24, True)
+    check_fits(text, 24)
+    assert "┃" not in text  # no table at all
+    assert "Hits achieved 12: 11R1H1C" in flat(text)

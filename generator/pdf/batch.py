@@ -301,6 +301,14 @@ def plan_batch(
     return kept, todo
 
 
+def check_batch_options(options: BatchOptions, jobs: int) -> None:
+    """Refuse a count or a number of workers a batch cannot have."""
+    if not 1 <= options.count <= MAX_COUNT:
+        raise InputError(f"--count {options.count}: between 1 and {MAX_COUNT}")
+    if jobs < 1:
+        raise InputError(f"--jobs {jobs}: at least 1")
+
+
 def run_batch(
     folder: Path,
     options: BatchOptions,
@@ -310,10 +318,7 @@ def run_batch(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Make (or finish) a batch in `folder` with `jobs` worker processes; return the manifest."""
-    if not 1 <= options.count <= MAX_COUNT:
-        raise InputError(f"--count {options.count}: between 1 and {MAX_COUNT}")
-    if jobs < 1:
-        raise InputError(f"--jobs {jobs}: at least 1")
+    check_batch_options(options, jobs)
     ensure_dir(folder)
     _clean_leftovers(folder)
     entries, todo = plan_batch(folder, options, resume)
@@ -323,22 +328,22 @@ def run_batch(
         load_rules(Path(options.rules_file) if options.rules_file else None), options
     )
     _write_manifest(folder, options, entries)
-    done = len(entries)
     if progress:
-        progress(done, options.count)
+        progress(len(entries), options.count)
     try:
         for entry in _run(options, todo, scenarios, folder, jobs):
+            # the file, the entry and the manifest in one step that a Ctrl-C waits for; what
+            # is said made is counted from the entries, so it is what the manifest lists
             with _no_interrupt():
                 os.replace(_staged(folder, entry["file"]), folder / entry["file"])
                 entries[entry["index"] - 1] = entry
                 _write_manifest(folder, options, entries)
-            done += 1
             if progress:
-                progress(done, options.count)
+                progress(len(entries), options.count)
     except KeyboardInterrupt:
         _clean_leftovers(folder)
         raise BatchInterrupted(
-            f"interrupted: {done} of {options.count} packets are made and listed in "
+            f"interrupted: {len(entries)} of {options.count} packets are made and listed in "
             f"{folder / MANIFEST}; the same command with --resume makes the rest"
         ) from None
     write_index(folder, options, [entries[i] for i in sorted(entries)])

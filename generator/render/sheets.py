@@ -53,7 +53,7 @@ class SheetKind:
     rulesets: tuple[str, ...]
     data: str
     static_when_blank: bool
-    fillable: bool
+    fillable: bool  # its write-ins can be form fields, filled in or blank
     # where the sheet's ink belongs: mm in from the paper's top, right, bottom and left
     # edges (the page margins, and any running footer); None: the sheet places itself
     frame: tuple[float, float, float, float] | None = None
@@ -65,6 +65,9 @@ class SheetKind:
     # tables a scenario rolled on): a packet keeps it in the disk cache by its HTML, as a
     # blank sheet (`cached_sheet_pdf`)
     cached: bool = False
+    # only its blank sheet has write-ins (manifest ``fillable: blank``): the roster, whose
+    # every box is written in when blank and printed from the scenario otherwise
+    fillable_blank: bool = False
 
     @property
     def drawn(self) -> bool:
@@ -94,6 +97,11 @@ def sheet_kinds() -> dict[str, SheetKind]:
             raise InputError(
                 f"{path}:{doc.line(('backs',))}: 'backs' is printed or blank, not {raw['backs']!r}"
             )
+        if raw["fillable"] not in (True, False, "blank"):
+            raise InputError(
+                f"{path}:{doc.line(('fillable',))}: 'fillable' is true, false or blank "
+                "(only the blank sheet has write-ins)"
+            )
         if not isinstance(raw.get("cached", False), bool):
             raise InputError(f"{path}:{doc.line(('cached',))}: 'cached' is true or false")
         if not isinstance(raw.get("printing", ""), str):
@@ -108,11 +116,12 @@ def sheet_kinds() -> dict[str, SheetKind]:
             rulesets=serving(path.stem),
             data=str(raw["data"]),
             static_when_blank=bool(raw["static_when_blank"]),
-            fillable=bool(raw["fillable"]),
+            fillable=raw["fillable"] is True,
             frame=tuple(float(v) for v in frame) if frame else None,  # type: ignore[arg-type]
             blank_backs=raw.get("backs") == "blank",
             printing=str(raw["printing"]).strip() if raw.get("printing") else None,
             cached=bool(raw.get("cached", False)),
+            fillable_blank=raw["fillable"] == "blank",
         )
     return kinds
 
@@ -222,7 +231,12 @@ def settle(
     """Check a sheet's options and return the ruleset it is printed for."""
     if paper not in PAPERS:
         raise InputError(f"--paper {paper}: choose a4 or letter")
-    if fillable and not sheet.fillable:
+    if fillable and not (sheet.fillable or (sheet.fillable_blank and data is None)):
+        if sheet.fillable_blank:
+            raise InputError(
+                f"--fillable: only the blank {sheet.kind} sheet has write-in fields "
+                "(no --seed or --from)"
+            )
         raise InputError(f"--fillable: the {sheet.kind} sheet has no write-in fields")
     if ruleset is None and data is not None and data.get("ruleset") in sheet.rulesets:
         ruleset = str(data["ruleset"])
