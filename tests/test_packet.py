@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pypdf import PdfWriter
 
 from generator.generate.base import get_generator
 from generator.generate.scenario import dump, roll_scenario
@@ -58,6 +59,9 @@ def test_packet_contents_bookmarks_and_metadata(made: tuple[dict[str, Any], byte
     assert reader.metadata is not None
     assert reader.metadata.title == f"Game-night packet — {scenario['title']}"
     assert f"seed {scenario['seed']}" in str(reader.metadata.subject)
+    # read aloud as English; opened with the bookmarks showing
+    assert reader.root_object.get("/Lang") == "en"
+    assert reader.root_object.get("/PageMode") == "/UseOutlines"
 
 
 def sections(reader: Any) -> list[tuple[str, int, int]]:
@@ -257,6 +261,10 @@ def test_handouts_hold_only_their_side(rules: Rules) -> None:
         # quick reference (not the map, counters, cards, spares or the Notes for the GM)
         top = [title for depth, title, _ in outline(reader) if depth == 0]
         assert top == [scenario["title"], scenario["sides"][index]["name"], "Quick reference"]
+        assert reader.metadata is not None
+        side = scenario["sides"][index]["name"]
+        assert reader.metadata.title == f"Handout for {side} — {scenario['title']}"
+        assert reader.root_object.get("/Lang") == "en"
     whole = read(packet.write())
     assert sections(whole)[-1][0] == "Notes for the GM"
 
@@ -293,16 +301,68 @@ def test_packet_with_no_options_lands_in_output(tmp_path: Path) -> None:
     written = tmp_path / "output" / f"packet-tactical-{seed}.pdf"
     assert written.is_file()
     assert proc.stdout.strip() == f"wrote {Path('output') / written.name}"
+    # a packet rolled as it is says its seed rolls it again (the printing notes the packet
+    # adds to its cover are not the scenario)
+    cover = " ".join(read(written.read_bytes()).pages[0].extract_text().split())
+    assert f"{seed} (the same seed rolls the same scenario)" in cover
 
 
 def test_a_fillable_packet_gives_every_sheet_fields_of_its_own(rules: Rules) -> None:
     """A PDF reader fills every field of one name at once: the officers' sheets of a
     high-seas packet (the same kind many times) must not share fields."""
     scenario = packet_scenario(rules, "high-seas")
-    reader = read(build_packet(rules, scenario, fillable=True).write())
+    pdf = build_packet(rules, scenario, fillable=True).write()
+    reader = read(pdf)
     names = [widget.name for widget in widgets(reader)]
     officers = sum(len(ship["officers"]) for side in scenario["sides"] for ship in side["ships"])
     assert officers > 1
     assert len(names) > 100
-    assert len(names) == len(set(names))
-    assert len(reader.get_fields() or {}) == len(names)
+    # one field a widget, but for the buttons of a radio group (one choice: a parry guess)
+    fields = reader.get_fields() or {}
+    radio = {name for name, field in fields.items() if int(field.get("/Ff", 0)) & 1 << 15}
+    single = [name for name in names if name not in radio]
+    assert len(single) == len(set(single))
+    assert len(fields) == len(set(names))
+    # every font a field types in is in the form's resources, embedded: pypdf kept only the
+    # first form's (the character sheets'), so the logs' fields named a font it had not
+    form = reader.root_object["/AcroForm"].get_object()
+    resources = form["/DR"].get_object()["/Font"].get_object()
+    typed = {
+        str(field["/DA"]).split(" Tf")[0].split()[-2]
+        for page in reader.pages
+        for field in (annotation.get_object() for annotation in page.get("/Annots") or [])
+        if field.get("/FT") == "/Tx"
+    }
+    assert len(typed) > 1, "the drawn logs' font and the laid-out sheets'"
+    for name in typed:
+        descriptor = resources[name].get_object()
+        if descriptor.get("/Subtype") == "/Type0":
+            descriptor = descriptor["/DescendantFonts"][0].get_object()
+        assert "/FontFile2" in descriptor["/FontDescriptor"].get_object(), name
+    # filled with pypdf, a value shows in its field alone: keeping one of identical objects
+    # had made the empty fields of a size share one appearance, which pypdf writes into
+    writer = PdfWriter(clone_from=read(pdf))
+    chosen: dict[str, tuple[int, str]] = {}  # a field of each font: a log's, a sheet's
+    empty = {}
+    for page, field in text_fields(writer):
+        chosen.setdefault(str(field["/DA"]).split(" Tf")[0].split()[-2], (page, str(field["/T"])))
+        empty[str(field["/T"])] = field["/AP"]["/N"].get_object().get_data()
+    for number, (page, name) in enumerate(chosen.values()):
+        values = {name: f"Filled {number}"}
+        writer.update_page_form_field_values(writer.pages[page], values, auto_regenerate=False)
+    showing = {
+        str(field["/T"])
+        for _page, field in text_fields(writer)
+        if field["/AP"]["/N"].get_object().get_data() != empty[str(field["/T"])]
+    }
+    assert showing == {name for _page, name in chosen.values()}
+
+
+def text_fields(writer: PdfWriter) -> list[tuple[int, Any]]:
+    """The text fields' widgets of `writer`, with their page index."""
+    return [
+        (index, annotation.get_object())
+        for index, page in enumerate(writer.pages)
+        for annotation in page.get("/Annots") or []
+        if annotation.get_object().get("/FT") == "/Tx"
+    ]

@@ -27,9 +27,12 @@ from generator import __version__
 from generator.errors import InputError
 from generator.generate.base import get_generator
 from generator.loading import Rules
-from generator.render.draw import Drawing
+from generator.render import expressions
+from generator.render.draw import LANG, Drawing
+from generator.render.kinds.roster import EVERY_SIDE
 from generator.render.sheets import (
     PAPERS,
+    SheetKind,
     cached_sheet_pdf,
     draw_sheet,
     get_kind,
@@ -151,11 +154,23 @@ class Packet:
         from the cache.
         """
         from pypdf import PdfReader, PdfWriter
-        from pypdf.generic import Fit
+        from pypdf.generic import (
+            BooleanObject,
+            DictionaryObject,
+            Fit,
+            NameObject,
+            TextStringObject,
+        )
 
         from generator.render.pdf import write_pdf
 
         order = self.sheets(sides)
+        title = self.title
+        if sides is not None:
+            names = listed(
+                [str(self.scenario["sides"][side].get("name", "")) for side in sorted(sides)]
+            )
+            title = f"Handout for {names} — {self.scenario['title']}"
         documents = [sheet.document for sheet in order if sheet.document is not None]
         laid = (
             PdfReader(io.BytesIO(write_pdf(documents, fillable=self.fillable)))
@@ -164,6 +179,7 @@ class Packet:
         )
         drawn = PdfReader(io.BytesIO(self.drawing)) if self.drawing else None
         writer = PdfWriter()
+        forms = _FormResources(writer)
         next_page = 0
         marks: list[tuple[int, str, int, float, float]] = []
         for sheet in order:
@@ -177,6 +193,7 @@ class Packet:
                     writer.append(drawn, pages=[page], import_outline=False)
                     if sheet.blank_backs:
                         _blank_back(writer)
+                forms.add(drawn)
                 for mark in self.drawn_marks:
                     if mark.page in sheet.drawn:
                         page = start + (mark.page - sheet.drawn.start) * step
@@ -189,6 +206,7 @@ class Packet:
                     next_page += 1
                     if sheet.blank_backs:
                         _blank_back(writer)
+                forms.add(laid)
                 height = float(writer.pages[start].mediabox.height)
                 for offset, page in enumerate(sheet.document.pages):
                     for level, label, (x, y), _state in page.bookmarks:
@@ -202,6 +220,7 @@ class Packet:
                     writer.append(reader, pages=[page], import_outline=False)
                     if sheet.blank_backs:
                         _blank_back(writer)
+                forms.add(reader)
                 height = float(writer.pages[start].mediabox.height)
                 marks += [(level, label, start, 0.0, height) for label, level in sheet.marks]
         parents: list[tuple[int, Any]] = []
@@ -217,17 +236,96 @@ class Packet:
             parents.append((level, item))
         writer.add_metadata(
             {
-                "/Title": self.title,
+                "/Title": title,
                 "/Subject": self.subject,
                 "/Creator": "Quartermaster",
                 "/Producer": f"Quartermaster {__version__} (WeasyPrint and pypdf)",
             }
         )
+        # the language, for screen readers and search; open with the bookmarks showing
+        writer.root_object[NameObject("/Lang")] = TextStringObject(LANG)
+        writer.page_mode = "/UseOutlines"
+        # a viewer's window says the packet's title, not the file's name
+        writer.root_object[NameObject("/ViewerPreferences")] = DictionaryObject(
+            {NameObject("/DisplayDocTitle"): BooleanObject(True)}
+        )
         # every static sheet brings its own copy of the fonts: keep one
         writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
+        _own_appearances(writer)
         out = io.BytesIO()
         writer.write(out)
         return out.getvalue()
+
+
+class _FormResources:
+    """The packet's form: the fields pypdf brings with the pages, and the resources
+    (/DR) of every form the pages come from.
+
+    pypdf keeps the /AcroForm of the first PDF appended and only the fields of the others,
+    so the fonts the other PDFs' fields name in their /DA (QM Sans for the drawn logs,
+    the WeasyPrint forms' own) were missing: a viewer typing into them fell back to a
+    font of its own. Fonts of one name are one font (the same bundled file).
+    """
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+        self.seen: set[int] = set()
+
+    def add(self, reader: Any) -> None:
+        """Add the form resources of `reader` (after its pages are appended)."""
+        from pypdf.generic import DictionaryObject, NameObject
+
+        if id(reader) in self.seen:
+            return
+        self.seen.add(id(reader))
+        source = reader.root_object.get("/AcroForm")
+        target = self.writer.root_object.get("/AcroForm")
+        if source is None or target is None:
+            return
+        source, target = source.get_object(), target.get_object()
+        fonts = source.get("/DR", DictionaryObject()).get_object().get("/Font")
+        if fonts is None:
+            return
+        resources = target.setdefault(NameObject("/DR"), DictionaryObject()).get_object()
+        kept = resources.setdefault(NameObject("/Font"), DictionaryObject()).get_object()
+        for name, font in fonts.get_object().items():
+            if name not in kept:
+                # a font the pages use already is cloned once: pypdf maps it to its copy
+                kept[NameObject(name)] = font.clone(self.writer)
+
+
+def _own_appearances(writer: Any) -> None:
+    """Give each text field its own appearance stream again.
+
+    Keeping one of identical objects makes the empty fields of a size share one appearance,
+    and a form filler that writes a value's appearance into the field's stream (pypdf
+    does) then shows it in every field of that size.
+    """
+    from pypdf.generic import DictionaryObject, IndirectObject, NameObject
+
+    seen: set[int] = set()
+    for page in writer.pages:
+        for annotation in page.get("/Annots") or []:
+            widget = annotation.get_object()
+            if widget.get("/FT") != "/Tx" or "/AP" not in widget:
+                continue
+            looks = widget["/AP"].get_object()
+            normal = looks.raw_get("/N")
+            if not isinstance(normal, IndirectObject):
+                continue
+            if normal.idnum in seen:
+                # a new stream of the same bytes, naming the same objects (its font ...): a
+                # clone of the entries would duplicate everything they name
+                stream = writer.get_object(normal)
+                copy = stream.clone(writer, force_duplicate=True, ignore_fields=list(stream))
+                for key in stream:
+                    copy[NameObject(key)] = stream.raw_get(key)
+                # (the /AP dictionary may be one object shared too: the widget gets its own)
+                own = DictionaryObject(looks)
+                own[NameObject("/N")] = copy.indirect_reference
+                widget[NameObject("/AP")] = own
+            else:
+                seen.add(normal.idnum)
 
 
 def _blank_back(writer: Any) -> None:
@@ -334,17 +432,24 @@ def printing_notes(
             backed += range(first, first + sheet.pages)
             if kind.title.lower() not in backed_titles:
                 backed_titles.append(kind.title.lower())
-        if kind.printing:
-            handling.append(f"{kind.title} ({pages}): {kind.printing}.")
+        said = _printing(kind, _page_count(sheet))
+        if said:
+            handling.append(f"{kind.title} ({pages}): {said}.")
     if backed:
         others = [page for page in range(1, total + 1) if page not in set(backed)]
+        one = len(backed) == 2  # a single front and its back
         fronts = _fronts(backed[::2])
+        if not fronts.startswith("the"):
+            fronts = f"{'page' if one else 'pages'} {fronts}"
+        backs = "page of the {} has a blank back" if one else "pages of the {} have blank backs"
         lines.append(
-            f"The {listed(backed_titles)} have blank backs, to be cut out or laid side by side. "
-            f"To save paper, print {_pages(others)} double-sided and only "
-            f"{fronts if fronts.startswith('the') else 'pages ' + fronts} single-sided."
-            if others
-            else f"To save paper, print only {fronts} single-sided."
+            f"The {backs.format(listed(backed_titles))}. "
+            + (
+                f"To save paper, print {_pages(others)} double-sided and only {fronts} "
+                "single-sided."
+                if others
+                else f"To save paper, print only {fronts} single-sided."
+            )
         )
     lines += handling
     sides = [(part, first) for part, _sheet, first in placed if part.side is not None]
@@ -369,6 +474,15 @@ def printing_notes(
     }
 
 
+def _printing(kind: SheetKind, pages: int) -> str:
+    """What to do with a kind's sheet once printed, for the cover: its manifest's
+    `printing`, Jinja over `pages`, the pages the sheet has (blank backs not counted), so
+    that a one-page map is not trimmed and overlapped."""
+    if not kind.printing:
+        return ""
+    return expressions.text(kind.printing, f"sheets/{kind.kind}.yaml", pages=pages)
+
+
 def _page_count(sheet: Sheet) -> int:
     if sheet.drawn is not None:
         return len(sheet.drawn)
@@ -387,7 +501,8 @@ def _pdf_page_count(pdf: bytes) -> int:
 
 
 def _side_scenario(scenario: dict[str, Any], index: int) -> dict[str, Any]:
-    return {**scenario, "sides": [scenario["sides"][index]]}
+    # one side printed; every side kept to lay it out alike (the rosters' column widths)
+    return {**scenario, "sides": [scenario["sides"][index]], EVERY_SIDE: scenario["sides"]}
 
 
 def build_packet(
@@ -426,7 +541,8 @@ def build_packet(
             progress(step)
 
     made: list[str] = []  # the sheets about the scenario so far: their fields' prefixes
-    drawing = Drawing(paper, mono=mono)  # the packet's drawn sheets, fonts embedded once
+    # the packet's drawn sheets, fonts embedded once
+    drawing = Drawing(paper, title=f"Drawn sheets — {title}", subject=subject, mono=mono)
 
     def sheet(
         kind: str, data: dict[str, Any] | None, *bookmarks: tuple[str, int], prefix: str = "s"

@@ -25,7 +25,10 @@ from pathlib import Path
 from generator import __version__
 from generator.resources import resource_dir
 
-FORMAT = "1"
+# the key holds a sheet's HTML or drawing inputs, not the code that writes it: raise FORMAT
+# whenever that code changes what a cached sheet holds (2: WeasyPrint forms finished with
+# appearances and fonts, drawn forms in the bundled font, cards and counters redrawn)
+FORMAT = "2"
 
 
 def cache_folder() -> Path | None:

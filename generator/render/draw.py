@@ -14,8 +14,9 @@ converts. ReportLab is imported here only, and only when something is drawn.
 
 from __future__ import annotations
 
+import hashlib
 import io
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 from generator.resources import resource_dir
 
 MM = 72 / 25.4  # points in a millimetre
+LANG = "en"  # the language of every sheet, for screen readers and search (base.html.j2's too)
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
 # the bundled fonts, by the name the drawing code uses (tools/subset_fonts.py makes them)
@@ -62,18 +64,85 @@ COLOURS = {
 Box = tuple[float, float, float, float]  # left, top, right, bottom: mm from the top-left
 
 
+def subset_tag(font: bytes, codes: Sequence[int]) -> str:
+    """Return the six capital letters that name a font subset (``ABCDEF+QMSans``): a hash
+    of the font file (`font`: its digest) and the characters of the subset in code order,
+    so each distinct subset has its own tag and the same subset always the same one."""
+    digest = hashlib.sha256(font + ",".join(map(str, codes)).encode()).digest()
+    return "".join(chr(ord("A") + byte % 26) for byte in digest[:6])
+
+
+@cache
+def _subset_tagged_font() -> type[Any]:
+    """ReportLab's TrueType font, embedding each subset under a tag of its own.
+
+    ReportLab tags a document's subsets by their number (``AAAAAA+``, ``AAAAAB+`` ...), so
+    the subsets of different documents share names, and a packet assembled from several
+    drawings had three different fonts all called ``AAAAAA+QMSans``: a reader that takes
+    a font by its name may draw one with the other's glyphs. `addObjects` is ReportLab
+    5.1's with the tag from `subset_tag` instead.
+    """
+    from reportlab.pdfbase import pdfdoc
+    from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
+
+    class SubsetTaggedFont(TTFont):
+        file_digest = b""
+
+        def addObjects(self, doc: Any) -> None:
+            ttf: Any = self  # (ReportLab's stubs know none of what this uses)
+            try:
+                state = ttf.state[doc]
+            except KeyError:
+                state = ttf.state[doc] = TTFont.State(ttf._asciiReadable)
+            state.frozen = 1
+            face = ttf.face
+            for n, subset in enumerate(state.subsets):
+                internal = self.getSubsetInternalName(n, doc)[1:]
+                tag = subset_tag(self.file_digest, subset)
+                base = f"{tag}+{(face.name + face.subfontNameX).decode('pdfdoc')}"
+                font: Any = pdfdoc.PDFTrueTypeFont()
+                font.__Comment__ = f"Font {self.fontName} subset {n}"
+                font.Name = internal
+                font.BaseFont = base
+                font.FirstChar = 0
+                font.LastChar = len(subset) - 1
+                font.Widths = pdfdoc.PDFArray(list(map(face.getCharWidth, subset)))
+                cmap = pdfdoc.PDFStream()
+                cmap.content = makeToUnicodeCMap(base, subset)
+                if doc.compression:
+                    cmap.filters = [pdfdoc.PDFZCompress]
+                font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)
+                font.FontDescriptor = face.addSubsetObjects(doc, base, subset)
+                doc.Reference(font, internal)
+                doc.idToObject["BasicFonts"].dict[internal] = font
+            del ttf.state[doc]
+
+    return SubsetTaggedFont
+
+
 @cache
 def register_fonts() -> None:
     """Register the bundled fonts with ReportLab, once a process."""
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
     folder = resource_dir("templates") / "fonts"
     for name, file in FONT_FILES.items():
-        pdfmetrics.registerFont(TTFont(name, str(folder / file)))
+        font = _subset_tagged_font()(name, str(folder / file))
+        font.file_digest = hashlib.sha256((folder / file).read_bytes()).digest()
+        pdfmetrics.registerFont(font)
     pdfmetrics.registerFontFamily(
         "sans", normal="sans", bold="sans-bold", italic="sans-italic", boldItalic="sans-bold-italic"
     )
+
+
+# form fields are written in QM Sans; the AcroForm's resources name it so (their /DA)
+FORM_FONT = "sans"
+FORM_FONT_NAME = "QMSans"
+FORM_FONT_SIZE = 9.0  # points, or less in a box too low for it (never under 7)
+# a simple font's 8-bit codes and what they stand for: WinAnsiEncoding, which every form
+# filler (viewers, pypdf) can type into (the five codes cp1252 leaves unset: U+FFFD)
+_WIN_ANSI = {code: bytes([code]).decode("cp1252", "replace") for code in range(0x20, 0x100)}
+_NONSYMBOLIC = 32  # a FontDescriptor flag: the font's glyphs are the standard Latin ones
 
 
 def text_width_mm(text: str, font: str, size_pt: float) -> float:
@@ -113,6 +182,7 @@ class Drawing:
     pages: int = 0
     canvas: Any = field(default=None, init=False)
     _buffer: io.BytesIO = field(default_factory=io.BytesIO)
+    _form_font: Any = field(default=None, init=False)  # its reference, once a field needs it
 
     def __post_init__(self) -> None:
         from reportlab import rl_config
@@ -130,8 +200,11 @@ class Drawing:
             pageCompression=1,
             initialFontName="sans",  # type: ignore[arg-type]  # (the stub says float) no Helvetica
             initialFontSize=9,
+            lang=LANG,
         )
         self.canvas.setTitle(self.title)
+        # a viewer's window says the sheet's title, not the file's name
+        self.canvas.setViewerPreference("DisplayDocTitle", "true")
         self.canvas.setSubject(self.subject)
         self.canvas.setCreator("Quartermaster")
         self.canvas.setAuthor("Quartermaster")
@@ -170,6 +243,130 @@ class Drawing:
         """Return a distance from the top edge, in mm, as ReportLab's y (from the bottom)."""
         return (self.size_mm[1] - mm) * MM
 
+    def text_field(
+        self,
+        name: str,
+        rect: tuple[float, float, float, float],
+        colour: Any,
+        size: float = FORM_FONT_SIZE,
+        *,
+        tooltip: str,
+    ) -> None:
+        """Lay a one-line text form field named `name` over `rect` (x, y, width, height in
+        points), typed in QM Sans at `size` points (less if the box is too low) in `colour`
+        (a ReportLab colour). `tooltip` is what a viewer shows and a screen reader reads for
+        it (/TU), in the sheet's words: the name is the program's.
+
+        Not ReportLab's `acroForm.textfield`: that can only name a standard font, and adds
+        a Helvetica font object (never embedded) for every field.
+        """
+        from reportlab.pdfbase.acroform import annotationFlagValues, makeFlags
+        from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
+
+        x, y, width, height = rect
+        # a line of text with room above and below it: 1.6 of its size in the box
+        size = round(max(MIN_PT, min(size, height / 1.6)), 1)
+        red, green, blue = (round(float(c), 4) for c in colour.rgb())
+        form = self.canvas.acroForm
+        font = self._form_font_reference()
+        doc = self.canvas._doc
+        # an empty appearance of its own for each field: a filler (pypdf) writes the value's
+        # appearance into the field's stream, so a stream shared by fields would show in all
+        appearance = _stream(
+            doc,
+            b"/Tx BMC\nEMC",
+            {
+                "Type": PDFName("XObject"),
+                "Subtype": PDFName("Form"),
+                "BBox": PDFArray([0, 0, round(width, 3), round(height, 3)]),
+                "Resources": PDFDictionary({"Font": PDFDictionary({FORM_FONT_NAME: font})}),
+            },
+        )
+        widget = PDFDictionary(
+            {
+                "Type": PDFName("Annot"),
+                "Subtype": PDFName("Widget"),
+                "FT": PDFName("Tx"),
+                "T": PDFString(name),
+                "TU": PDFString(tooltip),
+                "V": PDFString(""),
+                "DV": PDFString(""),
+                "P": doc.thisPageRef(),
+                "Rect": PDFArray([round(v, 3) for v in (x, y, x + width, y + height)]),
+                "F": makeFlags("print", annotationFlagValues),
+                "Ff": 0,
+                "DA": PDFString(f"/{FORM_FONT_NAME} {size:g} Tf {red:g} {green:g} {blue:g} rg"),
+                "AP": PDFDictionary({"N": doc.Reference(appearance)}),
+            }
+        )
+        self.canvas._addAnnotation(widget)
+        form.fields.append(form.getRef(widget))
+
+    def form_appearance(self, colour: Any, size: float = 0) -> str:
+        """Return a form field's own default appearance (/DA): QM Sans, embedded and named
+        in the form's resources, at `size` points (0: fitted to the box) in `colour` (a
+        ReportLab colour). A field carries its own: a packet keeps no form-level /DA."""
+        self._form_font_reference()
+        red, green, blue = (round(float(c), 4) for c in colour.rgb())
+        return f"/{FORM_FONT_NAME} {size:g} Tf {red:g} {green:g} {blue:g} rg"
+
+    def _form_font_reference(self) -> Any:
+        """Embed QM Sans for the form's fields (once a document) and name it in the
+        AcroForm's resources (/DR) and default appearance (/DA); return its reference.
+
+        The whole bundled font (itself a subset: Latin, punctuation) with WinAnsiEncoding:
+        a viewer or pypdf typing into a field needs every character a player may type, not
+        only those the sheet prints, and a simple 8-bit font is the one they all handle.
+        """
+        if self._form_font is not None:
+            return self._form_font
+        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
+
+        doc = self.canvas._doc
+        face: Any = pdfmetrics.getFont(FORM_FONT).face  # type: ignore[attr-defined]  # a TTFont
+        data = (resource_dir("templates") / "fonts" / FONT_FILES[FORM_FONT]).read_bytes()
+        program = _stream(doc, data, {"Length1": len(data)})
+        descriptor = PDFDictionary(
+            {
+                "Type": PDFName("FontDescriptor"),
+                "FontName": PDFName(FORM_FONT_NAME),
+                "Flags": _NONSYMBOLIC,
+                "FontBBox": PDFArray(face.bbox),
+                "ItalicAngle": face.italicAngle,
+                "Ascent": face.ascent,
+                "Descent": face.descent,
+                "CapHeight": face.capHeight,
+                "StemV": face.stemV,
+                "MissingWidth": face.defaultWidth,
+                "FontFile2": doc.Reference(program),
+            }
+        )
+        widths = [
+            face.getCharWidth(ord(char)) if char != "\ufffd" else face.defaultWidth
+            for char in _WIN_ANSI.values()
+        ]
+        font = PDFDictionary(
+            {
+                "Type": PDFName("Font"),
+                "Subtype": PDFName("TrueType"),
+                "BaseFont": PDFName(FORM_FONT_NAME),
+                "Encoding": PDFName("WinAnsiEncoding"),
+                "FirstChar": min(_WIN_ANSI),
+                "LastChar": max(_WIN_ANSI),
+                "Widths": PDFArray(widths),
+                "FontDescriptor": doc.Reference(descriptor),
+            }
+        )
+        self._form_font = doc.Reference(font)
+        form = self.canvas.acroForm
+        # ReportLab writes `extras` over its own /DR and /DA (a Helvetica, were it asked)
+        form.extras["DR"] = PDFDictionary(
+            {"Font": PDFDictionary({FORM_FONT_NAME: self._form_font})}
+        )
+        form.extras["DA"] = PDFString(f"/{FORM_FONT_NAME} 0 Tf 0 g")
+        return self._form_font
+
     def bookmark(self, label: str, level: int, top_mm: float = 0.0) -> None:
         """Mark the current page for the outline: `label` at `level`, `top_mm` down it."""
         self.marks.append(Mark(label, level, self.pages - 1, self.y(top_mm)))
@@ -180,6 +377,17 @@ class Drawing:
             self.new_page()
         self.canvas.save()
         return self._buffer.getvalue()
+
+
+def _stream(doc: Any, content: bytes, entries: Mapping[str, Any]) -> Any:
+    """Return a deflated stream of `content` with dictionary `entries`, as ReportLab's
+    document `doc` will write it."""
+    from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFStream, PDFZCompress
+
+    stream = PDFStream(PDFDictionary(dict(entries)), content)
+    if doc.compression:
+        stream.filters = [PDFZCompress]
+    return stream
 
 
 def source_fingerprint(*modules: str) -> str:

@@ -7,6 +7,7 @@ and the costly PDF step runs once per packet rather than per sheet.
 from __future__ import annotations
 
 import logging
+import re
 import weakref
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -68,6 +69,108 @@ def _declare_boxes(pages: Sequence[Any]) -> Any:
     return finish
 
 
+# an operator and its operand in a field's default appearance: WeasyPrint writes the
+# text's opacity there ("/a1.0 gs"), which a /DA may not hold (ISO 32000-1, 12.7.3.3)
+_DA_GRAPHICS_STATE = re.compile(rb"/\S+\s+gs\s*")
+# the body face (QM Sans, upright): the font a button's /DA names
+_BUTTON_FONT = re.compile(r"\+QM-?Sans$")
+# the colour operator of a colour given with this many components
+_COLOUR_OPERATOR = {1: "g", 3: "rg", 4: "k"}
+
+
+def _object(pdf: Any, reference: bytes) -> Any:
+    """Return the pydyf object that `reference` (b"12 0 R") names."""
+    return pdf.objects[int(reference.split()[0])]
+
+
+def _finish_forms(pdf: Any) -> None:
+    """Make WeasyPrint's form fields show, and fill, alike in every PDF reader.
+
+    WeasyPrint asks readers to draw the fields themselves (NeedAppearances), gives a check
+    box only its ticked look and no /DA, writes an opacity operator into text fields' /DA,
+    writes widget rectangles top to bottom, and lists each button of a radio group as a
+    field of its own as well as a kid of the group. Readers that trust the file (poppler:
+    Evince, Okular) then drop the ticks. Here every widget gets a normalised /Rect and an
+    appearance for each of its states, every field a /DA naming one of the embedded fonts
+    (the sheet's own), and a radio group is one field whose buttons are its widgets, each
+    button's "on" state named by its value (``/thrust``).
+    """
+    # WeasyPrint's PDF objects, which a finisher is given (WeasyPrint brings pydyf)
+    import pydyf  # type: ignore[import-untyped]
+
+    form = pdf.catalog.get("AcroForm")
+    if form is None:
+        return
+    fonts = _object(pdf, form["DR"])["Font"]
+
+    def appearance(size: tuple[float, float], content: bytes) -> bytes:
+        """Add a form XObject of a widget's `size` drawing `content`; return its reference."""
+        stream = pydyf.Stream(
+            [content],
+            pydyf.Dictionary(
+                {
+                    "Type": "/XObject",
+                    "Subtype": "/Form",
+                    "BBox": pydyf.Array((0, 0, *size)),
+                    "Resources": pydyf.Dictionary({"Font": fonts}),
+                }
+            ),
+        )
+        pdf.add_object(stream)
+        reference: bytes = stream.reference
+        return reference
+
+    names = {key: str(_object(pdf, ref)["BaseFont"]) for key, ref in _object(pdf, fonts).items()}
+    button_font = next((k for k, n in names.items() if _BUTTON_FONT.search(n)), next(iter(names)))
+    # the fields' resources are their fonts (the page's graphics states are not theirs)
+    resources = pydyf.Dictionary({"Font": fonts})
+    pdf.add_object(resources)
+    form["DR"] = resources.reference
+    form.pop("NeedAppearances", None)
+
+    groups: dict[bytes, Any] = {}
+    for page in pdf.pages["Kids"][::3]:
+        for reference in pdf.objects[page].get("Annots", ()):
+            widget = _object(pdf, reference)
+            if widget.get("Subtype") != "/Widget":
+                continue
+            x0, y0, x1, y1 = (float(v) for v in widget["Rect"])
+            widget["Rect"] = pydyf.Array((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+            size = (abs(x1 - x0), abs(y1 - y0))
+            if "DA" in widget:
+                widget["DA"] = pydyf.String(_DA_GRAPHICS_STATE.sub(b"", widget["DA"].string))
+            if widget.get("FT") == "/Tx":
+                # empty until filled; a filling program draws the value (PDF 2.0 wants an
+                # appearance on every widget)
+                empty = appearance(size, b"/Tx BMC EMC")
+                widget["AP"] = pydyf.Dictionary({"N": empty})
+            elif widget.get("FT") == "/Btn":
+                widget["AP"]["N"]["Off"] = appearance(size, b"")
+                colour = [f"{float(c):g}" for c in widget.get("MK", {}).get("BC", (0,))]
+                operator = _COLOUR_OPERATOR[len(colour)]
+                widget["DA"] = pydyf.String(f"/{button_font} 0 Tf {' '.join(colour)} {operator}")
+                if "Parent" in widget:
+                    groups.setdefault(widget["Parent"], widget)
+
+    buttons: set[bytes] = set()
+    for parent_reference, first in groups.items():
+        group = _object(pdf, parent_reference)
+        group["DA"] = first["DA"]
+        # each button's "on" state is its index, and /Opt holds the values: name the
+        # states by the values instead (a filled form then says "/slash", not "/1")
+        values = [pydyf.name(str(value.string))[1:].decode() for value in group.pop("Opt")]
+        for index, (kid, value) in enumerate(zip(group["Kids"], values, strict=True)):
+            buttons.add(kid)
+            button = _object(pdf, kid)
+            for key in ("T", "TU", "FT", "V"):  # the group's, not the button's
+                button.pop(key, None)
+            looks = button["AP"]["N"]
+            looks[value] = looks.pop(index)
+            if button["AS"] == f"/{index}":
+                button["AS"] = group["V"] = f"/{value}"
+    form["Fields"] = pydyf.Array(f for f in form["Fields"] if f not in buttons)
+
+
 def write_pdf(
     documents: Sequence[Any], pages: Sequence[Any] | None = None, *, fillable: bool = False
 ) -> bytes:
@@ -80,8 +183,18 @@ def write_pdf(
     """
     first = documents[0]
     chosen = list(pages) if pages is not None else [p for d in documents for p in d.pages]
+    declare_boxes = _declare_boxes(chosen)
+
+    def finish(document: Any, pdf: Any) -> None:
+        import pydyf
+
+        declare_boxes(document, pdf)
+        _finish_forms(pdf)
+        # a viewer's window says the sheet's title, not the file's name
+        pdf.catalog["ViewerPreferences"] = pydyf.Dictionary({"DisplayDocTitle": "true"})
+
     pdf = first.copy(chosen).write_pdf(
-        finisher=_declare_boxes(chosen),
+        finisher=finish,
         pdf_forms=fillable or None,
         pdf_identifier=b"quartermaster",
         # the bundled fonts are already subsets (tools/subset_fonts.py): embedding them whole
