@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,9 +49,23 @@ def test_every_manifest_names_an_existing_template_or_draws() -> None:
 # the seed's record sheet: two blocks of 21 turns (front and back), each a page with the grid,
 # the rules box and the actions table; turns numbered on from the front to the back
 BLOCKS = [range(1, 22), range(22, 43)]
-WRITE_INS = {"name", "weapon", "hit_points", "expertise", "style"}
-# a write-in a pencil can use (the narrowest column of the turn grid is 31 mm)
+# the blank header has all the filled one prints (issue 22): words, numbers, two weapons
+WORDS = {"name", "nationality", "height", "style", "armour"}
+NUMBERS = {
+    "hit_points", *(f"attr_{a}" for a in ("strength", "endurance", "dexterity", "wit")),
+    *(f"expertise_{n}" for n in range(1, 6)),
+}  # fmt: skip
+WEAPONS = {
+    f"weapon{n}_{c}"
+    for n in (1, 2)
+    for c in ("name", "hand", "damage", "min_str", "adv_str", "bonus", "parry")
+}
+WRITE_INS = WORDS | NUMBERS | WEAPONS
+FIGURES = NUMBERS | {name for name in WEAPONS if not name.endswith("_name")}
+# a write-in a pencil can use: for words (the narrowest column of the turn grid is 31 mm),
+# and for a number or two
 MIN_WRITE_IN_MM = 25.0
+MIN_NUMBER_MM = 8.0
 
 
 def block_rows(page_text: str) -> list[int]:
@@ -76,8 +91,8 @@ def test_duel_record_blank(rules: Rules, paper: str, mono: bool, fillable: bool)
         for box in ("Turns:", "Action types:", "Order of actions:", "Order of attacks:"):
             assert box in content, (index, box)
         assert "Normal actions" in content and "Long actions" in content
-        side = "Front" if index == 0 else "Back"
-        assert f"{side} · turns {turns[0]}–{turns[-1]}" in content
+        # the block names its page in the footer (the style of every kind: pagenumbers.py)
+        assert f"Turns {turns[0]}–{turns[-1]} · Page {index + 1} of {len(BLOCKS)}" in content
     fields = reader.get_fields() or {}
     if fillable:
         assert set(fields) >= WRITE_INS
@@ -88,16 +103,21 @@ def test_duel_record_blank(rules: Rules, paper: str, mono: bool, fillable: bool)
                     w.name for w in found if w.page == index and w.name.startswith(f"t{turn}_")
                 }
                 assert names == {
-                    f"t{turn}_{n}"
-                    for n in ("opponent", "action1", "action2", "thrust", "slash", "lunge")
+                    f"t{turn}_{n}" for n in ("opponent", "action1", "action2", "parry_guess")
                 }, turn
+                # the guess is one choice a turn: a radio group of the three words
+                guess = [w for w in found if w.name == f"t{turn}_parry_guess"]
+                assert len(guess) == 3 and {w.kind for w in guess} == {"/Btn"}, turn
         assert not [w.name for w in found if w.name == "t43_opponent"]
         narrow = {
             w.name: round(w.width, 1)
             for w in found
-            if w.kind == "/Tx" and w.width < MIN_WRITE_IN_MM
+            if w.kind == "/Tx"
+            and w.width < (MIN_NUMBER_MM if w.name in FIGURES else MIN_WRITE_IN_MM)
         }
         assert narrow == {}
+        hit_points = {w.name for w in found if w.name.startswith("hp_") and w.kind == "/Btn"}
+        assert hit_points == {f"hp_{n}" for n in range(1, 25)}  # the most 3d6 give
         assert {w.name for w in found if w.name in WRITE_INS and w.page == 0} == WRITE_INS
     else:
         assert not fields
@@ -111,16 +131,22 @@ def test_duel_record_blank_write_ins_are_printed_at_a_usable_width(
     rules: Rules, paper: str
 ) -> None:
     """Expertise and Style once shrank to stubs a few points wide: every printed write-in
-    line of the blank header is at least 25 mm (measured on the laid-out page)."""
+    line of the blank header is at least 25 mm for words, 8 mm for a number (measured on
+    the laid-out page), each beside its label."""
     document = layout_sheet("duel-record", rules, paper=paper)
     px_per_mm = 96 / 25.4
-    widths = [
-        box.border_width() / px_per_mm
-        for box in boxes(document.pages[0]._page_box)
-        if type(box).__name__ == "TableCellBox" and "wi" in (box.element.get("class") or "").split()
-    ]
-    assert len(widths) == len(WRITE_INS)
-    assert min(widths) >= MIN_WRITE_IN_MM, widths
+    widths = {
+        "".join(label.element.itertext()): cell.border_width() / px_per_mm
+        for row in boxes(document.pages[0]._page_box)
+        if type(row).__name__ == "TableRowBox"
+        for label, cell in itertools.pairwise(row.children)
+        if "wi" in (cell.element.get("class") or "").split()
+    }
+    words = ("Name", "Nationality", "Height", "Style", "Armour")
+    numbers = ("STR", "END", "DEX", "WIT", "Dueling", "Brawling", "Hit points")
+    assert set(widths) >= {*words, *numbers} and len(widths) == len(WORDS | NUMBERS)
+    assert min(widths[w] for w in words) >= MIN_WRITE_IN_MM, widths
+    assert min(widths[n] for n in numbers) >= MIN_NUMBER_MM, widths
 
 
 def test_duel_record_of_a_duellist_without_armour(rules: Rules) -> None:
@@ -139,12 +165,17 @@ def test_duel_record_with_the_longest_name(rules: Rules, paper: str) -> None:
     assert len(reader.pages) == 2
     content = extracted_text(reader)
     assert "Santísima Trinidad <&> Barbarigo" in content.replace("\n", " ")
-    assert f"MinSTR {person['weapons'][0]['min_str']}" in content
+    weapon = person["weapons"][0]
+    row = f"{weapon['name']} {weapon['hand']} {weapon['damage']} {weapon['min_str']} "
+    assert row + f"{weapon['adv_str']}" in content and "MinSTR AdvSTR" in content
     # in the fighting style table's words, and the house tables counted in one line
     style = {"none": "No style", "French": "French Style", "Italian": "Italian Style"}
     assert f"Style {style[person['style']]}" in content
     assert f"Nationality {person['nationality'].capitalize()}" in content
-    assert "House tables used: 3; the Notes for the GM list them." in content
+    assert re.search(
+        r"House tables used: [A-Z][^.]+(, [A-Z][^.,]+){2}\.", " ".join(content.split())
+    )
+    assert "Notes for the GM" not in content
     assert "duel." not in content
     assert reader.metadata is not None and LONGEST_NAME in str(reader.metadata.title)
     # the back page carries the duellist's name and the second block of turns

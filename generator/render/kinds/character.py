@@ -15,6 +15,7 @@ from typing import Any
 
 from generator.loading import Rules, Table, thaw
 from generator.lookup import cell_text
+from generator.render.house import house_tables_line
 from generator.render.sheets import PAPERS
 
 WEAPON_ROWS = 4  # weapon rows on the sheet, filled ones first
@@ -63,6 +64,106 @@ def _weapon(tables: Mapping[str, Table], given: Mapping[str, Any]) -> dict[str, 
     }
 
 
+def most_hit_points(tables: Mapping[str, Table]) -> int:
+    """Return the most hit points the attribute table gives: a blank sheet's room."""
+    params = tables["attributes"].params
+    top = int(params["attribute_max"])
+    return top + math.ceil(top / int(params["hit_points_strength_divisor"]))
+
+
+def hit_point_boxes(tables: Mapping[str, Table], hit_points: int, *, marked: bool) -> list[Any]:
+    """Return the hit-point track: a box a point of damage, in all locations together.
+
+    Marked (a known character): U where the total knocks out (``wound-totals``) and a last
+    box, †, for the first point more, as the wounds resolver counts them; unmarked (a blank
+    sheet): room for `hit_points`.
+    """
+    if not marked:
+        return _marks(hit_points, {})
+    totals = tables["wound-totals"].params
+    unconscious = math.ceil(hit_points * float(totals["total_unconscious_at_fraction"]))
+    dies = math.ceil(hit_points * float(totals["total_death_above_fraction"])) + 1
+    return _marks(dies, {unconscious: UNCONSCIOUS, dies: DEATH})
+
+
+def wound_rows(tables: Mapping[str, Table], hit_points: int, *, marked: bool) -> list[Any]:
+    """Return the wound tracker's rows, each a track of boxes to cross off.
+
+    The locations that stun (head and chest/flank) share one track: the wounds resolver counts
+    their damage together (``wound-effects``), so two tracks would each stay short of a
+    threshold the duellist has reached. Each arm and leg counts on its own. Marked, the
+    boxes carry U, † and ½ where the wounds resolver finds those effects, and each row says
+    the numbers; unmarked (a blank sheet), the rows have room for `hit_points`.
+    """
+    effects = tables["wound-effects"]
+    effect_of = {
+        label: thaw(cell) for label, cell in zip(effects.axes[0].labels, effects.cells, strict=True)
+    }
+    cells = [thaw(cell) for cell in tables["hit-location"].cells]
+    shared = [cell for cell in cells if "stun_at" in effect_of[str(cell["location"])]]
+    rows: list[dict[str, Any]] = []
+    if shared:
+        effect = effect_of[str(shared[0]["location"])]
+        unconscious = math.ceil(hit_points * float(effect["unconscious_total_fraction"]))
+        dies = math.ceil(hit_points * float(effect["death_above_fraction"])) + 1
+        labels = [str(cell["result"]) for cell in shared]
+        stuns = " or ".join(
+            f"{effect_of[str(c['location'])]['stun_at']}+ points to the {str(c['result']).lower()}"
+            for c in shared
+        )
+        hours = effect["unconscious_hours"]
+        if marked:
+            counts = (
+                f"{unconscious} points ({UNCONSCIOUS}): {hours} hours unconscious; "
+                f"{dies} ({DEATH}): death."
+            )
+        else:
+            counts = f"half the hit points (rounded up): {hours} hours unconscious; more: death."
+        rows.append(
+            {
+                "label": " and ".join(labels),
+                "key": _key(" and ".join(labels)),
+                "boxes": _marks(dies, {unconscious: UNCONSCIOUS, dies: DEATH} if marked else {}),
+                "limb": False,
+                "thresholds": f"{UNCONSCIOUS} at {unconscious} · {DEATH} at {dies}"
+                if marked
+                else "",
+                "text": (
+                    f"Stunned by {stuns} from one attack. They count together (write "
+                    f"{' or '.join(label[0] for label in labels)} in the box): {counts}"
+                ),
+                "span": 1,
+            }
+        )
+    for cell in cells:
+        effect = effect_of[str(cell["location"])]
+        if "stun_at" in effect:
+            continue
+        useless = math.ceil(hit_points * float(effect["useless_total_fraction"]))
+        rows.append(
+            {
+                "label": str(cell["result"]),
+                "key": _key(str(cell["result"])),
+                "location": str(cell["location"]),
+                "boxes": _marks(useless, {useless: USELESS} if marked else {}),
+                "limb": "useless_effect" in effect,
+                "thresholds": f"{USELESS} at {useless}" if marked else "",
+                "text": str(effect["result"]),
+                "span": 0,
+            }
+        )
+    # the effect text once per location (right and left arm share theirs)
+    for i, row in enumerate(rows):
+        if "location" in row and (i == 0 or rows[i - 1].get("location") != row["location"]):
+            row["span"] = sum(1 for r in rows[i:] if r.get("location") == row["location"])
+    return rows
+
+
+def _key(label: str) -> str:
+    """Return a form field's name part for a label ("Chest/Flank" -> "chest_flank")."""
+    return label.casefold().replace(" ", "_").replace("/", "_")
+
+
 def person(tables: Mapping[str, Table], data: Mapping[str, Any]) -> dict[str, Any]:
     """Return the character as the sheets print it (an edited file may lack some fields):
     the briefing's duellists too."""
@@ -96,58 +197,21 @@ def context(
     expertise = tables["expertise"]
     skills = tables["skills"]
     armour = tables["armour"]
-    locations = tables["hit-location"]
     effects = tables["wound-effects"]
     totals = tables["wound-totals"]
     stun = tables["stun"]
 
     # hit points: the character's, or room for the most the house tables give
-    top = int(attributes.params["attribute_max"])
-    divisor = int(attributes.params["hit_points_strength_divisor"])
-    most_hit_points = top + math.ceil(top / divisor)
-    hit_points = who["hit_points"] if who else most_hit_points
+    hit_points = who["hit_points"] if who else most_hit_points(tables)
     if who:
         half = float(totals.params["head_chest_unconscious_at_fraction"])
         who["half_hit_points"] = math.ceil(hit_points * half)
-    at = float(totals.params["total_unconscious_at_fraction"])
-    hp_marks = {math.ceil(hit_points * at): UNCONSCIOUS} if who else {}
-    hp_boxes = _marks(hit_points + 1 if who else hit_points, hp_marks)
-    if who:
-        hp_boxes[-1]["mark"] = DEATH
-
-    # the wound tracker: one row per hit location, thresholds from the wound effects
+    hp_boxes = hit_point_boxes(tables, hit_points, marked=who is not None)
+    rows = wound_rows(tables, hit_points, marked=who is not None)
     effect_of = {
         label: thaw(cell) for label, cell in zip(effects.axes[0].labels, effects.cells, strict=True)
     }
-    rows: list[dict[str, Any]] = []
-    for cell in locations.cells:
-        location = str(cell["location"])
-        effect = effect_of[location]
-        fraction = float(
-            effect.get("unconscious_total_fraction", effect.get("useless_total_fraction", 0.5))
-        )
-        half = math.ceil(hit_points * fraction)
-        if "death_above_fraction" in effect:
-            marks = {half: UNCONSCIOUS, half + 1: DEATH} if who else {}
-            count = half + 1
-        else:
-            marks = {half: USELESS} if who else {}
-            count = half
-        rows.append(
-            {
-                "label": str(cell["result"]),
-                "key": str(cell["result"]).casefold().replace(" ", "_").replace("/", "_"),
-                "location": location,
-                "boxes": _marks(count, marks),
-                "text": str(effect["result"]),
-                "span": 0,
-            }
-        )
-    # the effect text once per location (right and left arm share theirs)
-    for i, row in enumerate(rows):
-        if i == 0 or rows[i - 1]["location"] != row["location"]:
-            row["span"] = sum(1 for r in rows[i:] if r["location"] == row["location"])
-    limbs = [r for r in rows if "useless_effect" in effect_of[r["location"]]]
+    limbs = [r for r in rows if r["limb"]]
 
     worn = who["armour"] if who else None
     armour_rows = [
@@ -213,4 +277,5 @@ def context(
         "stun_boxes": int(stun.params["no_actions_at_stuns"]),
         "note_lines": filled_lines if who else blank_lines,
         "house_tables": house,
+        "house_line": house_tables_line(rules, house),
     }
