@@ -24,8 +24,10 @@ reads only the PDF, so it holds for any renderer and sees what the printer will 
   it by more than `FRAME_TOLERANCE_PT` is a problem, one per side.
 * "crop-mark": a page may declare a /TrimBox, what is left after cutting (a block of
   cards). Every painted path wholly outside it is a crop mark, and must be at least
-  `min_mark_pt` long and thick (its pen's width, or a filled bar's short side) to
-  print. Marks with the same fault are one problem per page. WeasyPrint always writes
+  `min_mark_pt` thick (its pen's width, or a filled bar's short side) to print,
+  `MIN_MARK_MM` (3 mm) long for a knife to follow, and end `MARK_EDGE_MM` (5 mm) or
+  more from the paper's edge, clear of what a printer loses. Marks with the same fault
+  are one problem per page. WeasyPrint always writes
   a /TrimBox equal to the MediaBox: a box within `SAME_BOX_PT` of it is not declared.
 
 Why PDFium and not pdfplumber
@@ -77,6 +79,8 @@ DPI = 144  # 2 px per pt: a pixel is 0.18 mm, fine enough to tell 3 mm from 4 mm
 INK_BELOW = 247
 FRAME_TOLERANCE_PT = 0.5
 SAME_BOX_PT = 0.1  # boxes this close are the same box (WeasyPrint's TrimBox)
+MIN_MARK_MM = 3.0  # a crop mark shorter than this is no help to the knife
+MARK_EDGE_MM = 5.0  # a crop mark ends this far from the paper's edge at least
 SIZE_TOLERANCE_PT = 0.02  # 28/3 px at 0.75 pt/px is 6.99999 pt, which is 7 pt
 CORE_ALONG = 0.15  # of a glyph's width, off each end along the baseline
 CORE_ACROSS = 0.25  # of a glyph's height, off top and bottom
@@ -721,10 +725,17 @@ def _check_marks(
         if stroked and filled:
             thickness = max(thickness, min(x1 - x0, y1 - y0))
         faults = []
+        under = f"(under {min_mark_pt:g} pt)"
         if thickness < min_mark_pt - SIZE_TOLERANCE_PT:
-            faults.append(f"{_points(thickness, min_mark_pt)} pt thick")
+            faults.append(f"{_points(thickness, min_mark_pt)} pt thick {under}")
         if length < min_mark_pt - SIZE_TOLERANCE_PT:
-            faults.append(f"{_points(length, min_mark_pt)} pt long")
+            faults.append(f"{_points(length, min_mark_pt)} pt long {under}")
+        elif length * MM_PER_PT < MIN_MARK_MM - 0.01:
+            faults.append(f"{length * MM_PER_PT:.1f} mm long (under {MIN_MARK_MM:g} mm)")
+        # from the paper's edge along the mark (a pen's half width sideways is no matter)
+        edge = min(x0 - paper.left, paper.right - x1, y0 - paper.bottom, paper.top - y1)
+        if edge * MM_PER_PT < MARK_EDGE_MM - 0.01:
+            faults.append(f"{edge * MM_PER_PT:.1f} mm from the edge (under {MARK_EDGE_MM:g} mm)")
         if faults:
             found.setdefault(" and ".join(faults), []).append(
                 paper.mm((x0 + x1) / 2, (y0 + y1) / 2)
@@ -732,7 +743,7 @@ def _check_marks(
     problems = []
     for fault, spots in found.items():
         marks = "crop mark" if len(spots) == 1 else f"{len(spots)} crop marks"
-        detail = f"{marks} {fault} (under {min_mark_pt:g} pt)"
+        detail = f"{marks} {fault}"
         problems.append(
             Problem(number, "crop-mark", detail, min(spots, key=lambda s: (s[1], s[0])))
         )

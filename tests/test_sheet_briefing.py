@@ -11,6 +11,7 @@ import pytest
 from generator.generate.base import get_generator
 from generator.generate.scenario import roll_scenario
 from generator.loading import Rules
+from generator.render.house import house_tables_line
 from generator.render.kinds import briefing, roster
 from generator.render.kinds import map as maps
 from generator.render.sheets import render_sheet, sheet_html
@@ -34,9 +35,9 @@ def test_briefing_names_every_side_and_unit_and_shows_the_map(rules: Rules, rule
         assert side["name"] in text
         for unit in side[units]:
             assert unit["name"] in text
-    # the house tables in one short line; the Notes for the GM list them
-    count = len(scenario["house_tables"])
-    assert f"House tables used: {count}; the Notes for the GM list them." in " ".join(text.split())
+    # the house tables named in one short line, on the page the players hold
+    line = house_tables_line(rules, scenario["house_tables"])
+    assert line.startswith("House tables used: ") and line in " ".join(text.split())
     view = briefing.overview(scenario, "a4")
     if not maps.has_map(ruleset):
         assert view is None
@@ -53,6 +54,11 @@ def test_briefing_names_every_side_and_unit_and_shows_the_map(rules: Rules, rule
     assert f'stroke="{maps.STYLES["colour"][lines]["stroke"]}"' in html
     for name in {e["style"] for e in view["elements"]} & {"land", "fog", "shallows"}:
         assert f'<pattern id="o{name}"' in html and f'fill="url(#o{name})"' in html
+    # a dotted pattern (a start zone) is dotted in the overview too, as on the map sheet
+    for style in {e["style"] for e in view["elements"]}:
+        spec = view["patterns"]["colour"].get(style) or {}
+        if spec.get("dots"):
+            assert f'stroke-dasharray="0 {spec["dots"]}"' in html, style
     # a legend of what the overview shows: each side's start, the terrain it has
     legend = [k["name"] for k in view["legend"]]
     assert legend and all(name in " ".join(text.split()) for name in legend)
@@ -171,7 +177,7 @@ def test_the_briefing_in_sentences(rules: Rules) -> None:
     assert "Weather Thick weather. Two more fog banks on the map." in convoy
     assert convoy.count("Two more fog banks") == 1 and convoy.count("loop of 42") == 0
     assert "(see “Wind change”)" in convoy and "map.start" not in convoy
-    tactical = briefing.conditions(rules, roll_scenario(rules, "tactical", 23))
+    tactical = briefing.conditions(rules, roll_scenario(rules, "tactical", 30))  # a west wind
     assert dict(tactical["facts"])["Wind"] == (
         "from the west at the start; each turn after, roll 1D6: on a 6 the wind changes."
     )

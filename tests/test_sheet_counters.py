@@ -17,6 +17,7 @@ from generator.generate.scenario import roll_scenario
 from generator.loading import Rules, load_rules
 from generator.render import cells
 from generator.render.draw import text_width_mm
+from generator.render.house import house_tables_line
 from generator.render.kinds import counters
 from generator.render.sheets import render_sheet
 from generator.rulesets import SpecError, _read_spec
@@ -27,9 +28,11 @@ from tests.pdfs import (
     PAGE_SIZES,
     colours,
     flat,
+    page_text,
     read,
     runs,
     smallest_text,
+    squeeze,
     thin_rects,
 )
 
@@ -187,10 +190,11 @@ def test_the_class_line_stands_on_every_face_or_on_none(rules: Rules) -> None:
         for i, ship in enumerate(side["ships"]):
             ship["name"] = f"Ship {i + 1}"
     assert layout(rules, data)["with_class"]
-    content = flat(read(render_sheet("counters", rules, data=data)))
+    reader = read(render_sheet("counters", rules, data=data))
+    printed = [run.text for page in reader.pages for run in runs(page)]
     classes = [ship["class"] for side in data["sides"] for ship in side["ships"]]
     for name in set(classes):  # on the face and on the reverse of each
-        assert content.count(name) == 2 * classes.count(name), name
+        assert printed.count(name) == 2 * classes.count(name), name
     data["sides"][0]["ships"][0]["name"] = LONG_NAME  # three lines at 7 pt leave no room
     assert not layout(rules, data)["with_class"]
 
@@ -230,7 +234,7 @@ def test_many_ships_take_several_sheets(rules: Rules) -> None:
     assert len(reader.pages) == made["sheets"] >= 3
     content = flat(reader)
     assert smallest_text(reader) >= 6.99  # none set under 7 pt
-    assert "(continued)" in content and f"Sheet {made['sheets']} of {made['sheets']}" in content
+    assert "(continued)" in content and f"Page {made['sheets']} of {made['sheets']}" in content
     assert all(f"Ship {i}" in content for i in range(1, 81))
     # a side is split between pages at the end of a row only, and its blocks go on in order
     blocks = [b for page in made["pages"] for b in page["blocks"] if b["kind"] == "ships"]
@@ -255,13 +259,20 @@ def test_counter_sheets(rules: Rules, ruleset: str, paper: str) -> None:
         PAGE_SIZES[paper]
     }
     content = flat(reader)
+    # every page numbered, a sheet of one page too (the counters had no label then)
+    total = len(reader.pages)
+    for number, page in enumerate(reader.pages, start=1):
+        assert f"Page {number} of {total}" in " ".join(page_text(page).split()), number
     assert smallest_text(reader) >= 6.99  # none set under 7 pt
     for name in names(data):
-        assert content.count(name) >= 2, name  # on the face and on the reverse
+        # on the face and on the reverse (a word wider than a counter broken in two)
+        assert squeeze(content).count(squeeze(name)) >= 2, name
     size = "22 mm across the flats" if ruleset == "convoy" else "18.5 mm squares"
     assert size in content and "The pointed wedge is the bow." in content
     assert ("hatched band" if mono else "blue band") in content
-    assert "House tables used:" in content
+    # the house tables named on the sheet itself, not left to a page its players lack
+    assert house_tables_line(rules, data["house_tables"]) in content
+    assert "briefing" not in content
     # a player's sheet: no table ids, no program values
     assert f"{ruleset}." not in content and "True" not in content and "[" not in content
     assert reader.metadata is not None
@@ -410,6 +421,121 @@ def test_the_key_says_what_the_corners_markers_and_tracks_mean(rules: Rules) -> 
     wind = data["wind"]["direction"].lower()
     assert f"At the start it blows from the {wind}." in content
     assert "Turn: its marker starts on 1" in content
+    # the wind as the rules and the map say it, never the table's short form
+    data = copy.deepcopy(scenario("tactical"))
+    data["wind"] = {"roll": 10, "direction": "NW", "from_bearing": 315}
+    key = " ".join(" ".join(paragraph["lines"]) for paragraph in layout(rules, data)["key"])
+    assert "At the start it blows from the north-west." in key and "NW" not in key
+
+
+def test_the_key_stands_on_the_first_page_under_its_header(rules: Rules) -> None:
+    """Where the reader looks first: under the header of the first page, above the
+    pieces; not at the foot of the last page (once a page of its own, 80 % empty)."""
+    data = copy.deepcopy(scenario("convoy"))
+    data["battle_clock"]["loop"] = 48  # the longest clock: the sheet takes two pages
+    made = layout(rules, data)
+    assert made["sheets"] == 2
+    first = made["pages"][0]
+    assert made["key_top"] + made["key_h"] < min(block["top"] for block in first["blocks"])
+    assert made["key_top"] < made["frame"]["top"] + 30
+    reader = read(render_sheet("counters", rules, data=data))
+    pages = [" ".join(page_text(page).split()) for page in reader.pages]
+    assert "Band: the ship's navy" in pages[0] and "Band:" not in pages[1]
+    assert [p["label"] for p in made["pages"]] == ["Page 1 of 2", "Page 2 of 2"]
+    assert "Page 1 of 2" in pages[0] and "Page 2 of 2" in pages[1]
+    # a sheet of one page is numbered too, as every sheet is
+    assert [p["label"] for p in layout(rules, scenario("tactical"))["pages"]] == ["Page 1 of 1"]
+
+
+def _fill(made: dict[str, Any], page: dict[str, Any]) -> float:
+    """How much of the frame's height a page fills: its header, the key, its blocks."""
+    return (page["bottom"] - made["frame"]["top"]) / made["frame"]["height"]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_page_is_mostly_empty(rules: Rules, paper: str) -> None:
+    """The pieces go on as few pages as they need, filled alike: no last page holding a
+    track or a row alone while the page before is full."""
+    cases = []
+    for ruleset in RULESETS:
+        cases.append(copy.deepcopy(scenario(ruleset)))
+        cases.append(fullest("counters", ruleset, rules))
+    clock = copy.deepcopy(scenario("convoy"))
+    clock["battle_clock"]["loop"] = 48
+    cases.append(clock)
+    many = copy.deepcopy(scenario("tactical"))
+    for side, count in zip(many["sides"], (30, 9), strict=True):
+        side["ships"] = [dict(side["ships"][0], name=f"Ship {i + 1}") for i in range(count)]
+    cases.append(many)
+    several = 0
+    for data in cases:
+        made = layout(rules, data, paper)
+        if made["sheets"] == 1:
+            continue
+        several += 1
+        fills = [_fill(made, page) for page in made["pages"]]
+        assert min(fills) >= 0.45, (data["ruleset"], fills)
+        assert max(fills) - min(fills) <= 0.35, (data["ruleset"], fills)
+    assert several >= 2
+
+
+def test_balance_fills_the_pages_alike() -> None:
+    """Two sides of one row of pairs, two rows of markers and a clock of four rows: the
+    first fit leaves the clock alone on the last page; balanced, the markers go with it."""
+    square = counters.shape_for("convoy")
+    sections = [
+        counters.Section("ships", "A", list(range(6)), 6, square.width, 2 * square.height),
+        counters.Section("ships", "B", list(range(2)), 6, square.width, 2 * square.height),
+        counters.Section("markers", "M", list(range(20)), 10, 14.0, 14.0),
+        counters.Section("track", "T", list(range(48)), 12, 15.0, 15.0),
+    ]
+    room, key = 255.0, 32.0
+    greedy = counters.paginate(sections, room, room - key)
+    balanced = counters.balance(sections, room, room - key)
+    assert len(greedy) == len(balanced) == 2
+    assert greedy[1] == [(3, 0, 4)]  # the clock alone
+
+    def used(page: list[tuple[int, int, int]], first: bool) -> float:
+        parts = sum(sections[i].height(b - a) + counters.SECTION_SPACE_MM for i, a, b in page)
+        return parts + (key if first else 0.0)
+
+    before = [used(page, i == 0) for i, page in enumerate(greedy)]
+    after = [used(page, i == 0) for i, page in enumerate(balanced)]
+    assert max(after) < max(before) and min(after) > min(before)
+    assert balanced == [[(0, 0, 1), (1, 0, 1)], [(2, 0, 2), (3, 0, 4)]]
+    # what fits one page stays on one
+    assert counters.balance(sections[:2], room, room - key) == [[(0, 0, 1), (1, 0, 1)]]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_each_row_of_pairs_folds_on_a_labelled_line(ruleset: str, paper: str) -> None:
+    """The fold between a counter and her reverse runs across the whole row, through the
+    gaps between the pairs and past the block's ends, with the word "fold" at each end,
+    inside the page's frame."""
+    reader, made = sheet(ruleset, paper, paper == "letter")
+    size, frame = made["shape"]["size"], made["frame"]
+    word = text_width_mm("fold", "sans-bold", counters.LABEL_PT)
+    for page, laid in zip(reader.pages, made["pages"], strict=True):
+        folds = []
+        for block in laid["blocks"]:
+            if block["kind"] != "ships":
+                assert not block.get("folds")
+                continue
+            tops = sorted({item["y"] for item in block["items"]})
+            assert [fold["y"] for fold in block["folds"]] == [round(y + size, 3) for y in tops]
+            for fold in block["folds"]:
+                assert fold["x0"] < block["left"] and fold["x1"] > block["right"]
+                left, right = fold["words"]
+                assert left + word < fold["x0"] and right > fold["x1"]
+                assert left >= frame["left"] and right + word <= frame["left"] + frame["width"]
+            folds += block["folds"]
+        assert folds or all(block["kind"] != "ships" for block in laid["blocks"])
+        words = [run for run in in_mm(page) if run[0] == "fold"]
+        assert len(words) == 2 * len(folds)
+        for fold in folds:
+            beside = sorted(run[1] for run in words if abs(run[2] - fold["y"]) < 1.5)
+            assert beside == pytest.approx(fold["words"], abs=0.05)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -419,7 +545,7 @@ def test_mono_is_black_and_white(ruleset: str) -> None:
     assert "hatched band" in flat(reader)
 
 
-@pytest.mark.parametrize(("ruleset", "seed"), [("tactical", 264), ("convoy", 255)])
+@pytest.mark.parametrize(("ruleset", "seed"), [("tactical", 264), ("convoy", 42)])
 def test_the_biggest_forces_with_the_longest_names(rules: Rules, ruleset: str, seed: int) -> None:
     data = copy.deepcopy(scenario(ruleset, seed))
     sizes = [len(side["ships"]) for side in data["sides"]]

@@ -18,8 +18,10 @@ from pypdf import PageObject, PdfReader
 from generator.errors import InputError
 from generator.generate.scenario import roll_scenario
 from generator.loading import Rules, load_rules
+from generator.pdf.packet import build_packet
 from generator.render.cells import HEX_MM, PRINTABLE_MM, SQUARE_MM
-from generator.render.draw import text_width_mm, wrap
+from generator.render.draw import Drawing, text_width_mm, wrap
+from generator.render.house import house_tables_line
 from generator.render.kinds import map as map_kind
 from generator.render.sheets import render_sheet
 from tests.pdfs import (
@@ -28,6 +30,7 @@ from tests.pdfs import (
     PAGE_SIZES,
     colours,
     flat,
+    outline,
     page_size,
     page_text,
     read,
@@ -207,12 +210,16 @@ def test_map_pages(rules: Rules, ruleset: str, paper: str) -> None:
     if ruleset != "flob":
         for r in range(rows):
             for c in range(columns):
-                # "page B1" is bold, " of 4×2" not: two runs, which pypdf may join
-                label = rf"page {'ABCD'[c]}{r + 1}\s?of {columns}×{rows}"
+                # "Tile B1" is bold, " · Page 2 of 8" not: two runs, which pypdf may join;
+                # the pages are counted row by row, as they are printed
+                number = r * columns + c + 1
+                label = rf"Tile {'ABCD'[c]}{r + 1}\s?· Page {number} of {columns * rows}"
                 assert re.search(label, content), label
         assert content.count("overlap mark") == columns * rows
     else:
         assert "scale 1:10" in content and "180 × 120 cm" in content
+        # the plan is numbered as every sheet is (it had no page label)
+        assert content.count("Page 1 of 1") == 1
         for feature in data["map"]["features"]:
             assert feature["label"] in content
     for word in LEGEND[ruleset]:
@@ -224,7 +231,7 @@ def test_map_pages(rules: Rules, ruleset: str, paper: str) -> None:
 
 
 def test_convoy_start_hexes_print_long_names(rules: Rules) -> None:
-    data = copy.deepcopy(scenario("convoy", 255))  # 8 merchants and 2 escorts, 4 raiders
+    data = copy.deepcopy(scenario("convoy", 246))  # 8 merchants and 2 escorts, 4 raiders
     ships = data["sides"][0]["ships"]
     assert sum(s["kind"] == "merchant" for s in ships) == 8
     ships[0]["name"] = LONG_NAME
@@ -478,7 +485,7 @@ def test_calm_and_unknown_winds_draw_no_arrow() -> None:
 def test_start_zone_names_are_on_white_and_fitted(rules: Rules) -> None:
     """Every ship of a convoy scenario has her start hex with her name set on white over the
     side's pattern, at 7 pt or more; a name too long for a hex is refused."""
-    data = scenario("convoy", 255)
+    data = scenario("convoy", 42)
     found = map_kind.hex_canvas(data["map"], data["sides"], "ships")
     names = [e for e in found.elements if e["t"] == "text" and e["style"] in ("text0", "text1")]
     ships = [s["name"] for side in data["sides"] for s in side["ships"]]
@@ -497,4 +504,278 @@ def test_the_same_map_gives_the_same_bytes(rules: Rules) -> None:
     one = render_sheet("map", rules, data=scenario("convoy"), mono=True)
     assert one == render_sheet("map", rules, data=scenario("convoy"), mono=True)
     assert b"/ArtBox" in one
-    assert "page A1 of 3×2" in " ".join(page_text(drawn("convoy").pages[0]).split())
+    assert "Tile A1 · Page 1 of 6" in " ".join(page_text(drawn("convoy").pages[0]).split())
+
+
+# ---------------------------------------------------------------- header, footer, house tables
+
+
+def _window(paper: str) -> tuple[float, float]:
+    """The map window's top and bottom edges, mm from the paper's top (the frame is 10 mm
+    in): a tile laid over its neighbour above is trimmed along the top one."""
+    top = 10.0 + map_kind.HEADER_MM
+    return top, top + map_kind.window(paper)[1]
+
+
+@pytest.mark.parametrize("ruleset", ["tactical", "convoy"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_header_and_the_legend_keep_clear_of_the_map_window(
+    rules: Rules, ruleset: str, paper: str
+) -> None:
+    """Read off the drawn pages: the header's words end at least 2 mm above the trim line
+    (the window's top edge), the legend's begin at least 2 mm below the window's last row
+    (an overlap strip); the key map and the rose, from their geometry, end above too."""
+    top, bottom = _window(paper)
+    reader = drawn(ruleset, paper)
+    found = map_kind.context(rules, scenario(ruleset), paper, ruleset)
+    assert found["rows"] > 1  # there is a trim line along a window's top
+    for page in reader.pages:
+        header = [run for run in runs(page) if run.y / MM < top]
+        legend = [run for run in runs(page) if run.y / MM > bottom]
+        assert header and legend
+        for run in header:  # a descender reaches a quarter of the size below the baseline
+            assert (run.y + 0.25 * run.size) / MM <= top - 2.0, run
+        for run in legend:  # a capital reaches 0.72 of the size above it
+            assert (run.y - 0.72 * run.size) / MM >= bottom + 2.0, run
+            assert run.y / MM <= 10.0 + PRINTABLE_MM[paper][1]
+    assert map_kind.LEGEND_GAP_MM >= 2.0  # the swatches stand on the words' line
+    clear = map_kind.HEADER_MM - 2.0
+    for page in found["pages"]:
+        assert all(cell["y"] + page["head"]["ch"] <= clear + 1e-6 for cell in page["head"]["cells"])
+    assert map_kind.ROSE_CENTRE[1] + map_kind.ROSE_R <= clear
+
+
+def test_cell_numbers_read_at_4_5_to_1() -> None:
+    """WCAG's contrast for small text, from the colours used: the coordinates' colour on
+    the white paper and on the white set behind them on patterns."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    for look in ("colour", "mono"):
+        ink = map_kind.STYLES[look]["coord"]["fill"]
+        for ground in ("#ffffff",):  # the sea is the paper; a backing is white
+            lighter, darker = sorted((luminance(ink), luminance(ground)), reverse=True)
+            assert (lighter + 0.05) / (darker + 0.05) >= 4.5, (look, ink)
+    assert map_kind.BACKING_PAD_MM > 0  # (the backing: "#ffffff" in _Painter.text)
+
+
+def _look(pattern: dict[str, Any]) -> tuple[str, int | None, bool]:
+    """What a pattern looks like in black and white: its kind, for lines their slant (45
+    and 135 degrees are both "diagonal": mirror images read alike), and whether they are
+    dotted."""
+    slant = int(pattern["angle"]) % 90 if pattern["kind"] in ("hatch", "cross") else None
+    return pattern["kind"], slant, bool(pattern.get("dots"))
+
+
+def test_land_and_the_start_zones_look_different_in_black_and_white() -> None:
+    for look in ("colour", "mono"):
+        patterns = map_kind.PATTERNS[look]
+        looks = [_look(patterns[name]) for name in ("land", "shallows", "fog", "zone0", "zone1")]
+        assert len(set(looks)) == len(looks), (look, looks)
+    assert _look(map_kind.PATTERNS["mono"]["land"]) == ("hatch", 45, False)  # diagonal
+    # dotted upright lines: neither the land's hatch nor more (solid) grid lines
+    assert _look(map_kind.PATTERNS["mono"]["zone0"]) == ("hatch", 0, True)
+
+
+def test_a_dotted_pattern_is_drawn_dotted() -> None:
+    """The zone's dots are round caps on dashes of no length, `dots` mm apart."""
+    drawing = Drawing("a4", mono=True)
+    drawing.new_page()
+    zone = map_kind._rect(0.0, 0.0, 22.0, 22.0, "zone0")
+    map_kind._Painter(drawing, 20.0, 20.0, (0.0, 0.0, 22.0, 22.0)).paint([zone])
+    content = read(drawing.finish()).pages[0].get_contents()
+    assert content is not None
+    data = content.get_data()
+    dash = re.search(rb"\n1 J\n\[0 ([\d.]+)\] 0 d\n", data)  # round caps, then the dots
+    assert dash is not None
+    assert float(dash[1]) / MM == pytest.approx(map_kind.PATTERNS["mono"]["zone0"]["dots"])
+
+
+COMPASS = {
+    "North": 0, "NE": 45, "North-east": 60, "East": 90, "SE": 135, "South-east": 120,
+    "South": 180, "SW": 225, "South-west": 240, "West": 270, "NW": 315, "North-west": 300,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_wind_is_said_in_words_on_one_line(paper: str) -> None:
+    """The wind said as the rules say it ("Wind from the north-west"), on one line beside
+    the rose, for every direction a wind table rolls and pages up to 12 × 12."""
+    for direction, bearing in COMPASS.items():
+        rose = map_kind.wind_rose({"direction": direction, "from_bearing": bearing})
+        assert re.fullmatch(r"Wind from the (north|south)?-?(east|west)?", rose["text"])
+        assert "-" in rose["text"] or len(direction) > 2  # "NW" is "north-west"
+        for columns, rows in ((1, 1), (4, 2), (12, 12)):
+            tile = map_kind.Tile(columns - 1, rows - 1, 0, 0, 10, 10)
+            head = map_kind.header_right(tile, columns, rows)
+            room = head["left"] - map_kind.ROSE_BOX_MM - 1.5
+            assert text_width_mm(rose["text"], "sans", 7.0) <= room, (rose["text"], columns)
+    assert map_kind.wind_rose({"direction": "NW", "from_bearing": 315})["text"] == (
+        "Wind from the north-west"
+    )
+
+
+def test_the_drawn_header_says_the_wind_and_the_page_in_words(rules: Rules) -> None:
+    data = copy.deepcopy(scenario("tactical"))
+    data["wind"] = {"roll": 10, "direction": "NW", "from_bearing": 315}
+    reader = read(render_sheet("map", rules, data=data))
+    first = [run.text for run in runs(reader.pages[0])]
+    assert "Wind from the north-west" in first  # one run: one line
+    assert "Tile A1" in first and "· Page 1 of 8" in [text.strip() for text in first]
+    assert not any(re.search(r"\bnw\b", text, re.IGNORECASE) for text in first)
+
+
+def test_the_map_names_the_house_tables_it_is_drawn_from(rules: Rules) -> None:
+    """On the map itself (its first page, or the plan), by title: the house tables the
+    spec says the map is drawn from that the scenario rolled on; never a pointer to a
+    sheet its players may not hold."""
+    for ruleset in ("tactical", "impulse", "convoy", "flob"):  # each spec's list: house tables
+        assert all(rules.table(t).house for t in map_kind.map_house_tables(ruleset)), ruleset
+    for ruleset in ("tactical", "convoy", "flob"):
+        data = scenario(ruleset)
+        listed = map_kind.map_house_tables(ruleset)
+        used = [t for t in data["house_tables"] if t in listed]
+        line = house_tables_line(rules, used)
+        assert line.startswith("House tables used: ") and "Scenario" in line
+        pages = [" ".join(page_text(page).split()) for page in drawn(ruleset).pages]
+        assert line in pages[0], ruleset
+        assert all("House tables" not in page for page in pages[1:])
+        assert all("briefing" not in page for page in pages)
+    edited = copy.deepcopy(scenario("convoy"))
+    edited["house_tables"] = []
+    assert map_kind.context(rules, edited, "a4", "convoy")["house_note"] == ""
+
+
+def test_a_map_section_with_anything_but_its_house_tables_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from generator.rulesets import SpecError, get_spec
+
+    spec = get_spec("convoy")
+    for raw in ({"house_tables": "convoy.scenario"}, {"house_tables": ["tactical.scenario"]},
+                {"tiles": 4}):  # fmt: skip
+        monkeypatch.setattr(map_kind, "sheet_section", lambda *_, raw=raw: (raw, spec))
+        with pytest.raises(SpecError, match=r"convoy\.yaml:\d+: a map section may have"):
+            map_kind.map_house_tables.__wrapped__("convoy")
+
+
+# ---------------------------------------------------------------- the packet's printing notes
+
+
+def _cover(pdf: bytes) -> str:
+    """The packet's cover, as text: the pages before its second top bookmark."""
+    reader = read(pdf)
+    second = [page for depth, _title, page in outline(reader) if depth == 0][1]
+    return " ".join(" ".join(page_text(reader.pages[i]).split()) for i in range(second - 1))
+
+
+def _span(pdf: bytes, title: str) -> tuple[int, int]:
+    reader = read(pdf)
+    tops = [(name, page) for depth, name, page in outline(reader) if depth == 0]
+    index = [name for name, _ in tops].index(title)
+    end = tops[index + 1][1] - 1 if index + 1 < len(tops) else len(reader.pages)
+    return tops[index][1], end
+
+
+def test_a_flob_packet_s_cover_fits_its_one_page_plan(rules: Rules) -> None:
+    """The FLoB table plan is one page: nothing to trim or overlap, "has" a blank back, and
+    "page 15", not "pages 15"."""
+    packet = build_packet(rules, roll_scenario(rules, "flob", 5))
+    pdf = packet.write()
+    cover = _cover(pdf)
+    first, last = _span(pdf, "Scenario map")
+    assert last == first + 1 and first % 2 == 1  # the plan and its blank back
+    assert f"Scenario map (pages {first}–{last}): the whole map is on one page" in cover
+    assert "trim each page" not in cover and "overlapping" not in cover
+    assert "The page of the scenario map has a blank back." in cover
+    assert f"and only page {first} single-sided" in cover
+    assert not re.search(r"\bpages \d+ single-sided", cover)
+    assert "have blank backs" not in cover
+
+
+def test_a_tiled_map_packet_s_cover_lists_the_fronts_to_print(rules: Rules) -> None:
+    without = frozenset({"cards", "quick-reference", "spares", "gm-notes", "playsheet"})
+    packet = build_packet(rules, roll_scenario(rules, "tactical", 8), without=without)
+    pdf = packet.write()
+    cover = _cover(pdf)
+    tiles = _span(pdf, "Scenario map")
+    counter_pages = _span(pdf, "Ship counters")
+    assert tiles[1] - tiles[0] + 1 == 16  # 8 tiles, each with its blank back
+    assert f"Scenario map (pages {tiles[0]}–{tiles[1]}): trim each page" in cover
+    assert "The pages of the scenario map and ship counters have blank backs." in cover
+    fronts = [*range(tiles[0], tiles[1] + 1, 2), *range(counter_pages[0], counter_pages[1], 2)]
+    assert fronts == list(range(fronts[0], fronts[-1] + 1, 2))  # one run of fronts
+    assert f"only the odd pages from {fronts[0]} to {fronts[-1]} single-sided" in cover
+
+
+def seams(page: dict[str, Any], columns: int, rows: int) -> tuple[list[float], list[float]]:
+    """The overlap and trim lines a page prints, canvas mm: (xs of the lines down it, ys of
+    those across it): trim lines on its left and top edges where it lies over a neighbour,
+    dashed overlap lines where a neighbour lies over it."""
+    x0, y0, x1, y1 = page["x"], page["y"], page["x"] + page["w"], page["y"] + page["h"]
+    xs = [x0] if page["column"] > 0 else []
+    xs += [x1 - map_kind.OVERLAP_MM] if page["column"] < columns - 1 else []
+    ys = [y0] if page["row"] > 0 else []
+    ys += [y1 - map_kind.OVERLAP_MM] if page["row"] < rows - 1 else []
+    return xs, ys
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("ruleset", ["convoy", "impulse", "tactical"])
+def test_no_cell_number_lies_on_an_overlap_or_trim_line(
+    rules: Rules, ruleset: str, paper: str
+) -> None:
+    """The dashed overlap line ran through 0909, 1109, 1309, 1509 (convoy, A4, tile B1),
+    and on tile A2 the numbers 0109-0709 sat on the trim edge: cut or folded, a number is
+    lost. Every number keeps clear of every seam on every tile, and none is dropped."""
+    found = map_kind.context(rules, scenario(ruleset, 5), paper, ruleset)
+    columns, rows = found["columns"], found["rows"]
+    assert columns * rows > 1
+    numbered: set[str] = set()
+    for page in found["pages"]:
+        xs, ys = seams(page, columns, rows)
+        assert xs or ys
+        view = (page["x"], page["y"], page["x"] + page["w"], page["y"] + page["h"])
+        for element in page["elements"]:
+            if element["t"] != "text" or element["style"] != "coord":
+                continue
+            x0, y0, x1, y1 = element["box"]
+            if not (x1 > view[0] and x0 < view[2] and y1 > view[1] and y0 < view[3]):
+                continue  # off this page's window
+            numbered.add(element["lines"][0])
+            for x in xs:
+                assert not x0 - 0.5 < x < x1 + 0.5, (page["label"], element["lines"], x)
+            for y in ys:
+                assert not y0 - 0.5 < y < y1 + 0.5, (page["label"], element["lines"], y)
+            # still in its own cell's band, along its top or bottom edge
+            assert any(
+                r[0] - 1e-6 <= x0 and x1 <= r[2] + 1e-6 and r[1] - 1e-6 <= y0 and y1 <= r[3] + 1e-6
+                for r in element["room"]
+            ), element["lines"]
+    grid = scenario(ruleset, 5)["map"]
+    digits = max(2, len(str(max(grid["width"], grid["height"]))))
+    every = {
+        map_kind.coordinate(c, r, digits)
+        for c in range(grid["width"])
+        for r in range(grid["height"])
+    }
+    assert numbered == every
+
+
+def test_a_number_on_a_seam_moves_to_the_nearest_clear_place() -> None:
+    number = map_kind._coordinate(8, 8, 2, 100.0, 50.0, False, HEX_MM, HEX_MM / math.sqrt(3) / 2)
+    _x0, y0, _x1, y1 = number["box"]
+    assert map_kind.clear_of_seams(number, [], [y1 + 5]) is number  # no seam near: unmoved
+    # a seam across its top: below it, in the band along the top edge
+    moved = map_kind.clear_of_seams(number, [], [y0 + 0.2])
+    assert moved is not None and moved["cx"] == number["cx"]
+    assert moved["box"][1] >= y0 + 0.2 + map_kind.SEAM_CLEAR_MM - 1e-6
+    assert moved["box"][3] <= number["room"][0][3] + 1e-6
+    # a seam down its middle: beside it, on the side nearer
+    aside = map_kind.clear_of_seams(number, [100.3], [])
+    assert aside is not None and aside["box"][2] <= 100.3 - map_kind.SEAM_CLEAR_MM + 1e-6
+    # nowhere clear in either band (seams 2 mm apart across the cell): left out, not cut
+    assert map_kind.clear_of_seams(number, [90.0 + 2 * i for i in range(11)], []) is None

@@ -9,6 +9,7 @@ are checked for text under 7 pt and for anything wider than its column.
 from __future__ import annotations
 
 import html
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -23,7 +24,17 @@ from generator.render.sheets import get_kind, layout_sheet, render_sheet, sheet_
 from generator.rulesets import SpecError
 from tests.conftest import FIXTURES
 from tests.layouts import boxes, layout_problems_of
-from tests.pdfs import PAGE_SIZES, colours_as_written, extracted_text, page_size, read, squeeze
+from tests.pdfs import (
+    MM,
+    PAGE_SIZES,
+    colours_as_written,
+    extracted_text,
+    page_size,
+    page_text,
+    read,
+    runs,
+    squeeze,
+)
 from tests.resolving import chances as resolver_odds
 
 RULESETS = ("duel", "high-seas", "impulse", "convoy", "tactical", "flob")
@@ -55,7 +66,7 @@ SAMPLES = {
         "3rr, s",
         "12 or better",
         "-8 or worse",
-        "any damage",
+        "Any damage",
         "5 or better on 2d6",
         "1/0/0/0",
     ],
@@ -97,14 +108,14 @@ def test_columns_name_fields_the_cells_have(rules: Rules) -> None:
 def test_broadside_odds_per_attack_number(rules: Rules) -> None:
     block = qr.block(rules.table("flob.broadside"))
     assert block["wide"]
-    assert block["extra_heads"] == ["any damage", "str", "s"]
+    assert block["extra_heads"] == ["Any damage", "Strike test (str)", "Shattered (s)"]
     assert block["odds_row"][:3] == ["2.8%", "5.6%", "8.3%"]  # 2, 3 and 4 on 2d6
     rows = {row["label"]: row["extra"] for row in block["rows"]}
     # 12 or better: s on 2-4 (6/36), str on 5 (4/36), damage on every roll
     assert rows["12 or better"] == ["100%", "11%", "17%"]
     assert rows["0"] == ["58%", "—", "—"]  # damage on 2-7: 21/36
     assert rows["-8 or worse"] == ["2.8%", "—", "—"]
-    assert "of any damage, of str and of s" in block["captions"][-1]
+    assert "of any damage, of strike test (str) and of shattered (s)" in block["captions"][-1]
 
 
 def test_rolled_tables_show_the_chance_of_each_row(rules: Rules) -> None:
@@ -413,3 +424,207 @@ def test_a_table_prints_its_head_and_foot_captions(rules: Rules) -> None:
     head, foot = html.index("(Firing High at Rigging)"), html.index("(Firing Low at Hull)")
     assert head < html.index("11H1R1C") < foot < html.index("Combat Results")
     assert html.rindex("<tfoot>", 0, foot) > html.index("11H1R1C")
+
+
+# ---------------------------------------------------------------- pages, headings, numbers
+
+
+def test_fitted_size_keeps_a_well_filled_sheet() -> None:
+    asked: list[float] = []
+
+    def measure(size: float) -> tuple[int, float]:
+        asked.append(size)
+        return (2, 0.7)
+
+    assert qr.fitted_size(measure, 8.0) == 8.0
+    assert asked == [8.0]
+    assert qr.fitted_size(lambda size: (1, 0.2), 8.0) == 8.0  # one page: nothing to save
+
+
+def test_fitted_size_saves_a_mostly_empty_page() -> None:
+    """A sheet that runs a few lines onto a second page is set smaller, at the largest size
+    that holds it on one page (a page of content of 1.15 pages at 8 pt)."""
+
+    def measure(size: float) -> tuple[int, float]:
+        content = 1.15 * (size / 8.0) ** 2
+        return math.ceil(content), content - math.floor(content) or 1.0
+
+    assert qr.fitted_size(measure, 8.0) == 7.25  # 0.94 of a page; 7.5 pt takes 1.01
+
+
+def test_fitted_size_fills_a_page_it_cannot_save() -> None:
+    """Where even 7 pt takes as many pages, the sheet is set larger, up to 9 pt, as long as
+    it takes no more pages: its last page fills up."""
+
+    def measure(size: float) -> tuple[int, float]:
+        content = 1.2 * (size / 7.0) ** 2  # 1.2 pages at 7 pt, 1.57 at 8 pt
+        return math.ceil(content), content - math.floor(content) or 1.0
+
+    assert qr.fitted_size(measure, 7.0) == 9.0  # 1.98 pages
+    assert qr.fitted_size(lambda size: (2 if size < 8.6 else 3, 0.1), 8.0) == 8.5
+
+
+def test_a_key_printed_as_a_table_is_not_printed_again_under_another(rules: Rules) -> None:
+    """Impulse's source prints the H/R/C key under the Damage Effects Table and again as
+    Combat Results: the sheet prints it once, as the table."""
+    sheet = qr.context(rules, None, "a4", "impulse")
+    blocks = {b["id"]: b for s in sheet["sections"] for b in s["blocks"]}
+    assert rules.table("impulse.damage-effects").notes  # the source's footnotes ...
+    assert blocks["impulse.damage-effects"]["notes"] == []  # ... printed as Combat Results
+    assert [i["text"] for i in blocks["impulse.combat-results"]["items"]][1] == "H= Hull Hits"
+    for ruleset in RULESETS:
+        sheet = qr.context(rules, None, "a4", ruleset)
+        items = {
+            text
+            for s in sheet["sections"]
+            for b in s["blocks"]
+            if b["kind"] == "rules"
+            for text in qr._item_texts(b["items"])
+        }
+        notes = [n for s in sheet["sections"] for b in s["blocks"] for n in b["notes"]]
+        assert not items & set(notes), ruleset
+        assert len(notes) == len(set(notes)), ruleset
+
+
+def test_number_columns_are_marked_and_headings_capitalised(rules: Rules) -> None:
+    wind = qr.block(rules.table("tactical.wind"))
+    assert wind["heads"] == ["Result", "From°", "To°"]
+    assert (wind["numeric"], wind["aligns"]) == (True, [False, True, True])
+    crew = qr.block(rules.table("impulse.crew-status"))
+    assert crew["heads"] == ["Position", "Effect"] and crew["aligns"] == [True, False]
+    assert qr.is_number("+2") and qr.is_number("1-5") and qr.is_number("14+")
+    assert qr.is_number(">21") and qr.is_number("17%") and qr.is_number("—")
+    assert not qr.is_number("Calm") and not qr.is_number("2H2R2C") and not qr.is_number("N")
+    assert qr.heading("from°") == "From°" and qr.heading("1D10") == "1D10"
+    page = sheet_html("quick-reference", rules, ruleset="tactical", paper="a4")
+    assert '<th class="n">From°</th>' in page
+    assert "<th>Odds</th>" in sheet_html("quick-reference", rules, ruleset="flob", paper="a4")
+
+
+HEADINGS = ("h1", "h2", "h3")
+
+
+def _heading_lines(document: Any) -> list[tuple[str, list[str]]]:
+    """Every heading of a laid-out sheet (h1-h3, and the heads of tables), with its words
+    and its lines as laid out."""
+    found: list[tuple[str, list[str]]] = []
+
+    def walk(box: Any, in_thead: bool) -> None:
+        element = getattr(box, "element", None)
+        tag = getattr(element, "tag", None)
+        name = type(box).__name__
+        if name in ("BlockBox", "TableCellBox") and (tag in HEADINGS or (tag == "th" and in_thead)):
+            lines = [
+                "".join(t.text for t in boxes(line) if type(t).__name__ == "TextBox")
+                for line in boxes(box)
+                if type(line).__name__ == "LineBox"
+            ]
+            found.append(("".join(element.itertext()), [x for x in lines if x.strip()]))
+            return
+        inside = in_thead or (name == "TableRowGroupBox" and tag == "thead")
+        for child in getattr(box, "children", None) or []:
+            walk(child, inside)
+
+    for page in document.pages:
+        walk(page._page_box, False)
+    return found
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize(("paper", "mono"), [("a4", False), ("letter", True)])
+def test_pages_are_filled_numbered_and_headed_in_whole_words(
+    rules: Rules, ruleset: str, paper: str, mono: bool
+) -> None:
+    """The sheet takes the pages it needs: its last page is filled at least half way down
+    (a second page of a few lines is saved by a smaller body, or filled by a larger one).
+    Each page says "Page N of M". No heading breaks a word with a hyphen or starts with a
+    small letter."""
+    reader = read(render_sheet("quick-reference", rules, ruleset=ruleset, paper=paper, mono=mono))
+    count = len(reader.pages)
+    height = PAGE_SIZES[paper][1]
+    top, bottom = 7 * MM, 10 * MM  # the page margins: the footer is in the bottom one
+    last = [r for r in runs(reader.pages[-1]) if r.y < height - bottom]
+    lowest = max(r.y for r in last)
+    assert (lowest - top) / (height - top - bottom) >= qr.GOOD_FILL, (ruleset, paper, lowest)
+    for number, page in enumerate(reader.pages, start=1):
+        assert f"Page {number} of {count}" in page_text(page)
+    document = layout_sheet("quick-reference", rules, ruleset=ruleset, paper=paper, mono=mono)
+    headings = _heading_lines(document)
+    assert len(headings) > 20
+    for text, lines in headings:
+        if lines:
+            assert not lines[0][:1].islower(), text
+        for line in lines[:-1]:
+            word = line.split()[-1] if line.split() else ""
+            if word.endswith(("-", "\u2010", "\u00ad")):
+                # a break after a hyphen the heading has ("Non-Initiative"), none added
+                assert word in text and not word.endswith(("\u2010", "\u00ad")), (text, lines)
+
+
+# ---------------------------------------------------------------- the words printed
+
+
+def _printed(value: Any) -> list[str]:
+    """Every string of a sheet's blocks that is printed (not the table's id or reading)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() if k not in qr._UNPRINTED for s in _printed(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _printed(v)]
+    return []
+
+
+def _starts(items: list[dict[str, Any]], marker: str) -> list[str]:
+    """Each rule item as it starts on the sheet: its bullet's marker (a sub-item's is "–"),
+    then its label or its text; sub-items after their item."""
+    found = []
+    for item in items:
+        found.append(f"{marker}{item['label'] or item['text']}")
+        found += _starts(item["items"], "– ")
+    return found
+
+
+# a page of a book the player does not hold: "(page 21)", "(pp. 19-21)", "see page 3"
+BOOK_PAGE = re.compile(r"\b(?:pages?|pp?\.)\s*\d", re.IGNORECASE)
+# two signs in a row: a sub-item's "–" marker before a signed value ("– -x"), or a value
+# printed twice ("-x -1")
+DOUBLED_SIGN = re.compile(r"(?<!\w)[-–−+±]\s+[-–−+±]|[-–−+±]x\s+[-–−+±]?\d")
+
+
+def _small_letter(text: str) -> bool:
+    """Whether a printed line starts with a small letter (after a bullet, quote or bracket)."""
+    return text.lstrip("•–-—(“\"' ")[:1].islower()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_words_printed_are_the_players(rules: Rules, ruleset: str) -> None:
+    """No reference to a page of the source book the player does not hold; no doubled signs;
+    every heading, sub-heading and rule item starts with a capital (a table's cells and a
+    modifier's words, which read on from their heading, may not)."""
+    sections = qr.drop_repeated_notes(qr.section_blocks(rules, ruleset, gm=False))
+    text = _printed(sections)
+    assert [t for t in text if BOOK_PAGE.search(t)] == []
+    starts = [s["title"] for s in sections]
+    for blk in (b for s in sections for b in s["blocks"]):
+        starts.append(blk["title"])
+        starts += [g["group"] for g in blk.get("groups", []) if g["group"]]
+        starts += _starts(blk.get("items", []), "• ")
+    assert [t for t in text + starts if DOUBLED_SIGN.search(t)] == []
+    assert [t for t in starts if _small_letter(t)] == []
+
+
+def test_the_checks_find_what_the_review_found() -> None:
+    """What a reviewer found on the sheets (high seas, duel) is what the checks catch."""
+    assert BOOK_PAGE.search("light the ship's magazine (page 21) or cut the grapples")
+    assert BOOK_PAGE.search("Ship Combat (pages 19-21 of High Seas)")
+    assert not BOOK_PAGE.search("Roll 2d6+speed. Winner alters range by 1.")
+    assert DOUBLED_SIGN.search("– -x -1 for every previous parry this turn")
+    assert DOUBLED_SIGN.search("-x -1 for every previous parry this turn")
+    assert DOUBLED_SIGN.search("- -1 to hit") and DOUBLED_SIGN.search("– ± Crew quality")
+    assert DOUBLED_SIGN.search("– + both ships lose 1 crew to fatigue.")
+    assert not DOUBLED_SIGN.search("Every previous parry this turn: -1")
+    assert not DOUBLED_SIGN.search("+1 Italian Style, -2 in water, 2-H sword, 1-5")
+    assert _small_letter("left hand") and _small_letter("• counterattack at +1")
+    assert _small_letter("– “actions are normal or long")
+    assert not _small_letter("• Counterattack at +1") and not _small_letter("1D10")

@@ -5,6 +5,7 @@ rows; read back with pypdf, and checked against the layout the sheet's context p
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import re
 from pathlib import Path
@@ -25,7 +26,7 @@ from generator.render.draw import LEADING, PAPER_MM, Drawing, text_width_mm
 from generator.render.kinds import ship_log
 from generator.render.sheets import draw_sheet, page_boxes, render_sheet
 from generator.text import signed
-from tests.fullest import fullest
+from tests.fullest import SEEDS, fullest
 from tests.pdfs import (
     MM,
     PAGE_SIZES,
@@ -34,7 +35,9 @@ from tests.pdfs import (
     page_size,
     page_text,
     read,
+    runs,
     smallest_text,
+    squeeze,
     widgets,
 )
 
@@ -42,10 +45,10 @@ LONG_NAME = "Nuestra Señora de la Santísima Trinidad <&>"
 RULESETS = ("tactical", "flob", "high-seas", "impulse", "convoy")
 # logs a page can hold at most (a side's first page holds fewer under its introduction)
 MOST_PER_PAGE = {"tactical": 6, "flob": 2, "high-seas": 2, "impulse": 3, "convoy": 6}
-# the seeds of the biggest forces the generators make: a Diplomat admiral's 12 ships a side,
-# 7 ships a side, three ships of the line (740 Hull HP, 600 crew), 4 ships a side, and a
-# convoy of 8 merchants and 2 escorts
-BIGGEST = {"tactical": 14, "flob": 11, "high-seas": 64, "impulse": 12, "convoy": 5}
+# the seeds of the biggest forces the generators make (tests/fullest.py)
+BIGGEST = {ruleset: SEEDS[ruleset] for ruleset in RULESETS}
+# two ships of the line (740 Hull HP, 250 Rigging HP, 600 crew), the first side's first
+LINE_SEED = 26
 HEADING = "— ship’s log"
 
 
@@ -116,7 +119,8 @@ def key_values(scenario: dict[str, Any]) -> list[str]:
                 f"Cannon {r['cannon']}",
                 f"Courage {signed(r['courage'])}",
             ]
-            out += ["Damaged this turn", "Fled", "Captured", "Movement 2D6", "Boarding 1D6"]
+            out += ["Damaged this turn", "Fled", "Captured", "Movement 2D6"]
+            out += ["Boarding action 1D6"]
             out += ["at 0: cannot move", "roundshot"]
         elif ruleset == "flob":
             out += [f"Broadside {ship['broadside']}", f"Hull {ship['hull']}"]
@@ -175,7 +179,7 @@ def check_running_heads(reader: PdfReader, scenario: dict[str, Any]) -> None:
         assert count >= 1
         for number in range(1, count + 1):
             words = " ".join(texts[at].split())
-            assert words.startswith(f"{heading} {number}/{count}"), words[:80]
+            assert words.startswith(f"{heading} Page {number} of {count}"), words[:80]
             assert ("seed" in words) == (number == 1)  # the introduction: first page only
             at += 1
     assert at == len(texts)
@@ -219,10 +223,12 @@ def test_the_biggest_forces_and_the_longest_name(rules: Rules, ruleset: str) -> 
     if ruleset == "convoy":
         assert sum(s["kind"] == "merchant" for s in scenario["sides"][0]["ships"]) == 8
     if ruleset == "high-seas":
-        # seed 64 has three ships of the line, two on the side printed
-        line = [s for side in scenario["sides"] for s in side["ships"] if s["hull_hp"] == 740]
-        assert len(line) == 2 and all(s["crew"] == 600 for s in line)
-        assert "Hull HP 740" in content and "½" in content
+        # the most officers: every one has his row of hit points
+        largest = max(s["hull_hp"] for s in scenario["sides"][0]["ships"])
+        assert f"Hull HP {largest}" in content and "½" in content
+        for ship in scenario["sides"][0]["ships"]:
+            for officer in ship["officers"]:
+                assert squeeze(officer["name"]) in squeeze(content), officer["name"]
     if fillable:
         names = check_widgets(reader, paper)
         assert f"{ship_log.slug(scenario['sides'][0]['name'])}_1_log_1_notes" in names
@@ -246,6 +252,8 @@ def test_a_blank_page_of_logs(rules: Rules, ruleset: str, paper: str, fillable: 
     assert page_size(reader) == PAGE_SIZES[paper]
     content = flat(reader)
     assert content.startswith("Ship’s log ")
+    # numbered as every other sheet is (the spare log had no page label)
+    assert content.count("Page 1 of 1") == 1
     assert content.count("Ship’s name") == ship_log.layout_of(ruleset).blank_logs
     assert "cross out the boxes" in content and "House tables used" not in content
     assert "Work out her numbers from her ratings:" in content
@@ -441,6 +449,110 @@ def test_no_table_ids_or_program_values_on_the_logs(rules: Rules) -> None:
             assert not ids.search(content), ids.search(content)
             for value in ("True", "False", "None", "[", "{", "_"):
                 assert value not in content, (ruleset, value)
+            # remarks about the program or about sheets the players do not hold
+            for remark in REMARKS:
+                assert remark not in content.casefold(), (ruleset, remark)
+
+
+# words about how the sheet was made, or pointing to a page a player does not hold
+REMARKS = (
+    "a box a point",
+    "hundreds of boxes",
+    "would be",
+    "listed on the briefing",
+    "notes for the gm",
+    "program",
+    "quartermaster",
+)
+
+
+def _writes(page: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {item["field"]: item for item in page["items"] if item["k"] == "write"}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_blank_logs_labels_stand_left_of_their_boxes(rules: Rules, ruleset: str) -> None:
+    """On a blank log every particular, rating and number has its label on its box's line,
+    left of it, as on a headed log (the tactical ratings once stood above theirs); her
+    numbers stand in their band, as a headed log's do."""
+    for paper in ("a4", "letter"):
+        context = ship_log.context(rules, None, paper, ruleset)
+        (page,) = context["pages"]
+        writes = _writes(page)
+        texts = [item for item in page["items"] if item["k"] == "text"]
+        bands = [item for item in page["items"] if item["k"] == "band"]
+        for card in cards(context):
+            entries = card["heads"] + card["facts"] + card["figures"]
+            assert entries
+            for entry in entries:
+                box = writes[entry["field"]]
+                (label,) = [t for t in texts if t["lines"] == [entry["label"]]
+                            and abs(t["y"] - box["y"]) < box["h"] and t["x"] < box["x"]
+                            and abs(t["x"] + t["w"] - box["x"]) < 2.0]  # fmt: skip
+                assert box["y"] <= label["y"] < box["y"] + box["h"], entry["label"]
+            for figure in card["figures"]:
+                box = writes[figure["field"]]
+                assert any(
+                    b["x"] <= box["x"] and box["x"] + box["w"] <= b["x"] + b["w"]
+                    and b["y"] <= box["y"] and box["y"] + box["h"] <= b["y"] + b["h"]
+                    for b in bands
+                ), figure["label"]  # fmt: skip
+
+
+def _turn_rows(page_items: list[dict[str, Any]], prefix: str) -> int:
+    turn = re.compile(rf"{re.escape(prefix)}_log_\d+_turn")
+    return sum(1 for item in page_items if item["k"] == "field" and turn.fullmatch(item["name"]))
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "turns"), [("flob", 12), ("impulse", 12), ("convoy", 16), ("tactical", None)]
+)
+def test_a_log_has_a_row_for_every_turn(rules: Rules, ruleset: str, turns: int | None) -> None:
+    """A log's turn log has a row for every turn the game can last: FLoB's 12 (the house
+    scenario's length), impulse's 12, as many as the battle clock allows (its loop moved 3
+    spaces a turn: 16 for the longest loop, a blank log's); tactical sets no length."""
+    assert ship_log.layout_of(ruleset).game_turns(rules, None) == turns
+    for data in (None, *(roll_scenario(rules, ruleset, seed) for seed in (2, 3, 5))):
+        expected = turns
+        if data is not None and ruleset == "convoy":
+            clock = data["battle_clock"]
+            expected = math.ceil(clock["loop"] / min(clock["moves"]))
+        for paper in ("a4", "letter"):
+            context = ship_log.context(rules, data, paper, ruleset)
+            assert context["turns"] == expected
+            items = [item for page in context["pages"] for item in page["items"]]
+            for card in cards(context):
+                rows, columns = card["log"]
+                if expected is not None:
+                    assert rows * columns >= expected, (card["name"], card["log"])
+                assert _turn_rows(items, card["prefix"]) >= (expected or 1)
+
+
+def test_the_convoy_log_follows_the_scenarios_battle_clock(rules: Rules) -> None:
+    """A 36-space loop is 12 turns at 3 spaces a turn (convoy seed 2's); at 4 or 5 spaces a
+    turn a 42-space loop is 11 (10.5, and a turn that completes it)."""
+    scenario = roll_scenario(rules, "convoy", 2)
+    scenario["battle_clock"] = {"loop": 36, "moves": [3, 4, 5]}
+    assert ship_log.layout_of("convoy").game_turns(rules, scenario) == 12
+    scenario["battle_clock"] = {"loop": 42, "moves": [4, 5]}
+    assert ship_log.layout_of("convoy").game_turns(rules, scenario) == 11
+
+
+def test_a_game_length_that_is_not_a_number_is_refused(rules: Rules) -> None:
+    broken = dataclasses.replace(ship_log.layout_of("flob"), turns="{{ 'twelve' }}")
+    with pytest.raises(ship_log.SpecError, match=r"flob\.yaml:\d+: turns must come to a whole"):
+        broken.game_turns(rules, None)
+
+
+def test_the_house_tables_are_named_on_the_log(rules: Rules) -> None:
+    """A log names the house tables its scenario was rolled with, by their short titles,
+    on the page itself: the briefing and the Notes for the GM are not the players'."""
+    scenario = roll_scenario(rules, "flob", 3)
+    content = " ".join(flat(read(render_sheet("ship-log", rules, data=scenario))).split())
+    titles = [rules.table(t).title.removesuffix(" (house table)") for t in scenario["house_tables"]]
+    assert len(titles) >= 3
+    assert f"House tables used: {', '.join(titles)}." in content
+    assert "Squadron Composition" in titles and "(house table)" not in content
 
 
 def test_each_ship_is_bookmarked_under_her_sides_log(rules: Rules) -> None:
@@ -508,7 +620,7 @@ def test_what_each_ruleset_tracks(rules: Rules) -> None:
     logs = ship_log.context(rules, two_masts, "a4", "flob")["sides"][0]["logs"]
     assert "Mizzen" not in _tracks(logs[0])
 
-    seas = roll_scenario(rules, "high-seas", BIGGEST["high-seas"])
+    seas = roll_scenario(rules, "high-seas", LINE_SEED)
     line = seas["sides"][0]["ships"][0]
     card = ship_log.context(rules, seas, "letter", "high-seas")["sides"][0]["logs"][0]
     tracks = _tracks(card)
@@ -550,7 +662,7 @@ def test_thresholds_and_what_the_last_box_brings(rules: Rules) -> None:
     assert len(fires["boxes"]) == 5 and fires["marks"] == {"4": "tick"}
     assert "over 4: out of control" in fires["end"]
 
-    seas = roll_scenario(rules, "high-seas", BIGGEST["high-seas"])
+    seas = roll_scenario(rules, "high-seas", LINE_SEED)
     tracks = _tracks(cards(ship_log.context(rules, seas, "a4", "high-seas"))[0])
     # 740 points in 74 boxes of 10: over half once the 37th box is crossed off
     assert tracks["Hull HP"]["marks"] == {"37": "half"}
@@ -646,14 +758,14 @@ def test_the_numbers_worked_out_from_a_tactical_ships_ratings(rules: Rules) -> N
         "Movement": "2D6",
         "Broadside": "1D10+8",
         "Range": "roundshot 8 · chainshot 6 · grapeshot 4",
-        "Boarding": "1D6+8",
+        "Boarding action": "1D6+8",
         "Flight": "1D6+4",
     }
     assert _figures(logs[1]) == {
         "Movement": "2D6-1",
         "Broadside": "1D10+1",
         "Range": "roundshot 6 · chainshot 4 · grapeshot 2",
-        "Boarding": "1D6+1",
+        "Boarding action": "1D6+1",
         "Flight": "1D6-2",
     }
     hows = {f["label"]: f["how"] for f in logs[0]["figures"]}
@@ -767,3 +879,34 @@ def test_a_spec_without_its_ship_log_keys_is_refused(monkeypatch: pytest.MonkeyP
     finally:
         ship_log.layout_of.cache_clear()
     assert isinstance(spec, RulesetSpec)
+
+
+def test_a_trait_rolled_twice_is_said_once_on_the_log(rules: Rules) -> None:
+    """The log read "Captain: Swashbuckler, Swashbuckler" where the roster printed the trait
+    once: both say it once, with its count (it counts twice)."""
+    scenario = roll_scenario(rules, "tactical", 5)
+    ship = scenario["sides"][0]["ships"][0]
+    first = ship["traits"][0]
+    ship["traits"] = [first, dict(first), *ship["traits"][1:]]
+    (card, *_) = cards(ship_log.context(rules, scenario, "a4", "tactical"))
+    said = f"{first['table'].capitalize()}: {first['result']} ×2"
+    assert any(said in line for line in card["lines"]), card["lines"]
+    content = flat(read(render_sheet("ship-log", rules, data=scenario)))
+    assert f"{first['result']} ×2" in content
+    assert f"{first['result']}, {first['result']}" not in content
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_boarding_rating_and_the_boarding_roll_are_told_apart(rules: Rules, paper: str) -> None:
+    """The tactical log has a Boarding rating and the boarding action roll (1D6 + Crew +
+    Boarding): the spare log labelled both "Boarding"."""
+    blank = read(render_sheet("ship-log", rules, ruleset="tactical", paper=paper))
+    labels = [r.text for page in blank.pages for r in runs(page)]
+    logs = labels.count("Ship’s name")
+    assert logs >= 4
+    assert labels.count("Boarding") == labels.count("Boarding action") == logs
+    assert "Boarding action: 1D6 + Crew + Boarding" in flat(blank)
+    scenario = roll_scenario(rules, "tactical", 5)
+    content = flat(read(render_sheet("ship-log", rules, data=scenario, paper=paper)))
+    ships = sum(len(side["ships"]) for side in scenario["sides"])
+    assert len(re.findall(r"Boarding action (1D6[+-]\d+|cannot board)", content)) == ships

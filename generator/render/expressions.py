@@ -16,7 +16,7 @@ from typing import Any
 from jinja2 import ChainableUndefined, Environment, Template, TemplateSyntaxError
 
 from generator.rulesets import SpecError
-from generator.text import signed
+from generator.text import counted, signed
 
 
 def _finalize(value: Any) -> Any:
@@ -27,6 +27,7 @@ def _finalize(value: Any) -> Any:
 def _environment() -> Environment:
     env = Environment(undefined=ChainableUndefined, autoescape=False, finalize=_finalize)
     env.filters["signed"] = signed
+    env.filters["counted"] = counted
     return env
 
 

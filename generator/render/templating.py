@@ -14,6 +14,7 @@ from jinja2 import (
     StrictUndefined,
 )
 
+from generator.render.pagenumbers import CSS_NAMED_PAGE_LABEL, CSS_PAGE_LABEL, CSS_PAGE_NAME
 from generator.resources import resource_dir
 from generator.text import signed
 
@@ -35,6 +36,10 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["signed"] = signed
+    # the one page-numbering style, for every template's running footer (partials.html.j2)
+    env.globals["page_label_css"] = CSS_PAGE_LABEL
+    env.globals["named_page_label_css"] = CSS_NAMED_PAGE_LABEL
+    env.globals["page_name_css"] = CSS_PAGE_NAME
     return env
 
 

@@ -5,7 +5,7 @@ the generator rolled replaces a set-up line telling the players to roll it; a se
 that repeats a condition is left out), the sides with the same strengths as the roster (a
 card per duellist, for a game of people), set-up, victory, special rules, and an overview of
 the map with a legend. Table ids become the tables' titles (`player_words`); the house
-tables are counted in one line, and the Notes for the GM list them.
+tables are named in one line (`house_tables_line`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from typing import Any
 
 from generator.errors import InputError
 from generator.generate.base import get_generator
+from generator.generate.scenario import balance_warning, rolls_again
 from generator.loading import Rules
 from generator.render.cells import PRINTABLE_MM
 from generator.render.draw import wrap
+from generator.render.house import house_tables_line
 from generator.render.kinds import map as maps
 from generator.render.kinds.character import person as character_person
 from generator.render.kinds.roster import strength_text
@@ -395,6 +397,7 @@ STEP = {
     "person": 3.8,
     "measure": 8.5,  # a side's last line to the strength's measure
     "heading": 6.1,  # the measure to the set-up's heading
+    "uneven": 5.2,  # the measure to the line saying the sides are uneven
     "list": 5.7,  # a heading to its first item
     "item": 4.4,
     "next": 6.8,  # a list's last line to the next heading
@@ -407,7 +410,7 @@ def _map_heading(found: Mapping[str, Any], paper: str) -> float:
     stylesheet gives them (STEP)."""
     width = PRINTABLE_MM[PAPERS[paper]["name"]][0]
     at = 2.6 + _lines([found["scenario"]["title"]], "serif", 26, width) * 26 * 1.1 * PT
-    facts = [f"Seed {found['scenario']['seed']} (the same seed rolls the same scenario)"]
+    facts = [f"Seed {found['scenario']['seed']} ({found['seed_note']})"]
     facts += [value for _, value in found["facts"]]
     at += STEP["title"] - STEP["fact"] + _lines(facts, "sans", 9.5, width - 24) * STEP["fact"]
     card = (width + 10) / 2 - 5 - 6.5  # a side's box, less its padding
@@ -430,6 +433,8 @@ def _map_heading(found: Mapping[str, Any], paper: str) -> float:
             boxes.append(3.6 + 3.9 + (rows - 1) * STEP["unit"])
     at += STEP["box"] + max(boxes, default=0.0) + STEP["measure"]
     at += (_lines([f"Strength: {found['measure']}."], "sans", 7.5, width) - 1) * 3.2
+    if found["uneven"]:
+        at += STEP["uneven"] + (_lines([found["uneven"]], "sans-bold", 9, width) - 1) * 4.1
     at += STEP["heading"]
     for key in ("setup", "victory", "special_rules"):
         if found[key] or key != "special_rules":
@@ -456,6 +461,14 @@ def _map_room(found: Mapping[str, Any], paper: str, view: Mapping[str, Any]) -> 
     return height - _map_heading(found, paper) - below
 
 
+def seed_note(rules: Rules, scenario: dict[str, Any]) -> str:
+    """Return what the briefing says its seed is good for: rolling the same scenario again,
+    unless the scenario is no longer what its seed rolls (edited, or made from fleets)."""
+    if not rolls_again(rules, scenario):
+        return "changed since it was rolled: the seed alone does not make it again"
+    return "the same seed rolls the same scenario"
+
+
 def context(
     rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
@@ -479,12 +492,16 @@ def context(
     found = {
         "scenario": data,
         "ruleset_title": rules.rulesets[played].title,
+        "seed_note": seed_note(rules, data),
         **conditions(rules, data),
         "sides": sides,
         "people": people,
         "unit_word": "Duellist" if people else "Ships",
         "measure": gen.strength_measure,
+        # the sides could not be balanced: said under the sides, as on the command line
+        "uneven": balance_warning(data),
         "house_tables": [str(t) for t in data.get("house_tables", [])],
+        "house_line": house_tables_line(rules, data.get("house_tables", [])),
         # how to print the packet, on its cover (generator.pdf.packet.printing_notes)
         "printing": data.get("printing"),
     }

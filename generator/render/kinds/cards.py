@@ -1,21 +1,28 @@
-"""Card decks, poker size, nine to a page, drawn with ReportLab, as the ``cards`` section
-of a ruleset's spec describes them: a card for every row of a table (each in as many copies
-as the table says, its structured fields printed as an effect), or numbered cards of each
-colour of a suit deck, with reference cards carrying the steps of rules too long for a face.
+"""Card decks, poker size, nine to an A4 page (eight on Letter), drawn with ReportLab, as
+the ``cards`` section of a ruleset's spec describes them: a card for every row of a table
+(each in as many copies as the table says, its structured fields printed as an effect), or
+numbered cards of each colour of a suit deck, with reference cards carrying the steps of
+rules too long for a face.
 
 The deck is spread as evenly as the sheets allow (28 cards: 7 a sheet on 4 sheets, never a
 lone card on the last); the last sheet's free slots take a turn-sequence card for each
 player where the spec names one, the rest stay blank. The faces of a sheet touch: grey cut
-lines run between them and crop marks in the margin continue every cut. Each sheet of
-faces is followed by its backs, laid out as the faces' mirror image left to right, so that
-printed double-sided with a flip on the long edge every back lands behind its own face; a
-back's colour runs 2 mm past the block's outer cuts (a bleed) and it has no inner frame,
-which would show any misregistration of the two sides.
+lines run between them and crop marks in the margin continue every cut. On A4 the cards
+stand three by three; Letter is too short for three rows and crop marks (6.35 mm above and
+below), so there they lie turned a quarter, two across and four down (`GRIDS`). Each sheet
+of faces is followed by its backs, laid out as the faces' mirror image left to right, so
+that printed double-sided with a flip on the long edge every back lands behind its own
+face; a back's colour runs 2 mm past the block's outer cuts (a bleed) and it has no inner
+frame, which would show any misregistration of the two sides. In black and white a back
+is a fine lattice of hairlines, which prints grey: a bare white back shows a held hand
+through.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import math
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
@@ -23,20 +30,30 @@ from generator.errors import InputError, QuartermasterError
 from generator.loading import Rules
 from generator.lookup import cell_text
 from generator.render.draw import MM, Box, Drawing, Fitted, fit, fit_or_refuse, text_width_mm, write
+from generator.render.pagenumbers import page_label
 from generator.render.sheets import PAPERS
 from generator.rulesets import SpecError, sheet_section
 
-CARD_MM = (63.5, 88.9)  # poker size
-GRID = (3, 3)  # columns, rows
+CARD_MM = (63.5, 88.9)  # poker size, upright
+GRID = (3, 3)  # columns, rows on A4
+# the cards on each paper: columns, rows, and whether they lie turned a quarter. Three
+# rows (266.7 mm) leave Letter (279.4 mm) 6.35 mm above and below, too little for crop
+# marks a knife can follow clear of what a printer loses; turned, two across and four
+# down (177.8 x 254 mm) leave 19 and 12.7 mm, and a 28-card deck still takes four sheets
+GRIDS: dict[str, tuple[int, int, bool]] = {"a4": (3, 3, False), "letter": (2, 4, True)}
 PAGE_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CROP_MARK_PT = 0.6  # line width of the crop marks (at least 0.5 pt)
 CROP_GAP_MM = 0.5  # space between the card block and a mark
 CROP_LENGTH_MM = 6.0  # longest mark; shorter where the margin is narrow
-# nothing is printed nearer the paper's edge than this: most printers cannot print the
-# outer 4 mm (lasers lose about 4.2 mm); a mark stops here, shorter where the margin is
-# narrow (Letter's 6.35 mm above and below three poker cards leaves marks of 1.65 mm)
-PRINTER_EDGE_MM = 4.2
-MIN_MARK_MM = 1.5  # a mark shorter than this is no help to the knife
+# a mark ends at least this far from the paper's edge: most printers cannot print the
+# outer 4 mm (lasers lose about 4.2 mm), and a mark clipped there is lost
+MARK_EDGE_MM = 5.0
+MIN_MARK_MM = 3.0  # a mark shorter than this is no help to the knife
+# the page label keeps this far from the paper's edge, and this far from any mark
+PRINTER_EDGE_MM = 4.5
+LABEL_CLEAR_MM = 1.5
+LATTICE_MM = 2.0  # the spacing of a black-and-white back's hairlines, each way
+LATTICE_PT = 0.3  # their width: thin and close, they print as a light grey
 PT_MM = 25.4 / 72
 BLEED_MM = 2.0  # a back's colour beyond the block's outer cuts (Letter leaves 4.35 mm)
 CUT_LINE_PT = 0.35  # the grey lines between faces
@@ -198,16 +215,27 @@ def deck(rules: Rules, ruleset: str) -> dict[str, Any]:
     }
 
 
+def grid(paper: str) -> tuple[int, int, bool]:
+    """Return the columns and rows of cards on `paper`, and whether they lie turned."""
+    return GRIDS[PAPERS[paper]["name"]]
+
+
 def layout(paper: str) -> dict[str, Any]:
-    """Return the card block's place on the page and its crop marks, all in mm."""
+    """Return the card block's place on the page and its crop marks, all in mm.
+
+    ``card_w`` and ``card_h`` are a slot's width and height on the page (a turned card's
+    are the card's height and width); ``labels`` are the boxes of the page's header, in
+    the widest margin, clear of every mark and of the backs' bleed: one over each card
+    in a top margin, one along the block in a side margin.
+    """
     page_w, page_h = PAGE_MM[PAPERS[paper]["name"]]
-    card_w, card_h = CARD_MM
-    cols, rows = GRID
+    cols, rows, turned = grid(paper)
+    card_w, card_h = reversed(CARD_MM) if turned else CARD_MM
     left = (page_w - cols * card_w) / 2
     top = (page_h - rows * card_h) / 2
     mark = CROP_MARK_PT * PT_MM
-    across = min(CROP_LENGTH_MM, left - CROP_GAP_MM - PRINTER_EDGE_MM)  # marks left and right
-    down = min(CROP_LENGTH_MM, top - CROP_GAP_MM - PRINTER_EDGE_MM)  # marks above and below
+    across = min(CROP_LENGTH_MM, left - CROP_GAP_MM - MARK_EDGE_MM)  # marks left and right
+    down = min(CROP_LENGTH_MM, top - CROP_GAP_MM - MARK_EDGE_MM)  # marks above and below
     if min(across, down) < MIN_MARK_MM:
         raise QuartermasterError(f"{paper}: no room for crop marks beside the cards")
     marks: list[dict[str, float]] = []
@@ -219,30 +247,44 @@ def layout(paper: str) -> dict[str, Any]:
         y = top + j * card_h - mark / 2
         marks.append({"x": left - CROP_GAP_MM - across, "y": y, "w": across, "h": mark})
         marks.append({"x": left + cols * card_w + CROP_GAP_MM, "y": y, "w": across, "h": mark})
-    # the page label goes in the wider margin, beside the middle card, clear of the marks
     if top >= left:
-        label = {
-            "x": left + card_w + 2,
-            "y": PRINTER_EDGE_MM,
-            "w": card_w - 4,
-            "h": top - PRINTER_EDGE_MM - 1.5,
-            "rotate": False,
-        }
-    else:  # turned a quarter: its box is laid out upright, then rotated about its centre
-        width, height = card_h - 6, left - PRINTER_EDGE_MM - 1.5
+        # in the top margin, a box over each card between the marks of its two cuts, its
+        # foot clear of the backs' bleed: the page's name, its number, how to print it
+        labels = [
+            {
+                "x": left + column * card_w + LABEL_CLEAR_MM + mark,
+                "y": PRINTER_EDGE_MM,
+                "w": card_w - 2 * (LABEL_CLEAR_MM + mark),
+                "h": top - BLEED_MM - LABEL_CLEAR_MM - PRINTER_EDGE_MM,
+                "rotate": False,
+            }
+            for column in range(cols)
+        ]
+    else:
+        # turned a quarter in the left margin, between the paper's edge and the marks'
+        # outer ends (and the backs' bleed), the length of the block: its box is laid out
+        # upright, then rotated about its centre
+        width = rows * card_h
+        inner = max(CROP_GAP_MM + across, BLEED_MM)
+        height = left - inner - LABEL_CLEAR_MM - PRINTER_EDGE_MM
         centre_x, centre_y = PRINTER_EDGE_MM + height / 2, top + rows * card_h / 2
-        label = {
-            "x": centre_x - width / 2,
-            "y": centre_y - height / 2,
-            "w": width,
-            "h": height,
-            "rotate": True,
-        }
+        labels = [
+            {
+                "x": centre_x - width / 2,
+                "y": centre_y - height / 2,
+                "w": width,
+                "h": height,
+                "rotate": True,
+            }
+        ]
     return {
         "page_w": page_w,
         "page_h": page_h,
         "left": left,
         "top": top,
+        "cols": cols,
+        "rows": rows,
+        "turned": turned,
         "card_w": card_w,
         "card_h": card_h,
         "marks": [{k: round(v, 3) for k, v in m.items()} for m in marks],
@@ -252,24 +294,36 @@ def layout(paper: str) -> dict[str, Any]:
             for c in range(cols)
         ],
         "mark_pt": CROP_MARK_PT,
-        "label": {k: round(v, 3) if isinstance(v, float) else v for k, v in label.items()},
+        "labels": [
+            {k: round(v, 3) if isinstance(v, float) else v for k, v in label.items()}
+            for label in labels
+        ],
     }
+
+
+def label_area(label: Mapping[str, Any]) -> Box:
+    """Return where a header box of `layout` lies on the page, turned or not: (left, top,
+    right, bottom) in mm from the top-left."""
+    cx, cy = label["x"] + label["w"] / 2, label["y"] + label["h"] / 2
+    w, h = (label["h"], label["w"]) if label["rotate"] else (label["w"], label["h"])
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
 def trim_box(paper: str) -> tuple[float, float, float, float]:
     """Return the block of cards, what is left after cutting: (left, top, right, bottom) in
     mm from the paper's top-left corner (the page declares it as its /TrimBox)."""
-    page_w, page_h = PAGE_MM[PAPERS[paper]["name"]]
-    width, height = CARD_MM[0] * GRID[0], CARD_MM[1] * GRID[1]
-    left, top = (page_w - width) / 2, (page_h - height) / 2
+    geometry = layout(paper)
+    left, top = geometry["left"], geometry["top"]
+    width = geometry["card_w"] * geometry["cols"]
+    height = geometry["card_h"] * geometry["rows"]
     return (left, top, left + width, top + height)
 
 
-def slot_position(index: int, back: bool) -> tuple[int, int]:
-    """Return (column, row) of the card in slot `index` of a page; backs mirror the columns."""
-    cols = GRID[0]
-    column, row = index % cols, index // cols
-    return (cols - 1 - column if back else column), row
+def slot_position(index: int, back: bool, columns: int = GRID[0]) -> tuple[int, int]:
+    """Return (column, row) of the card in slot `index` of a page of `columns` columns;
+    backs mirror the columns."""
+    column, row = index % columns, index // columns
+    return (columns - 1 - column if back else column), row
 
 
 def spread(count: int, per_sheet: int) -> list[int]:
@@ -287,7 +341,8 @@ def pages(
 ) -> list[dict[str, Any]]:
     """Return the pages: each sheet's faces then their backs; the last sheet's free slots
     take `fill` (a turn-sequence card) for each player, the rest stay blank."""
-    per_page = GRID[0] * GRID[1]
+    cols = geometry["cols"]
+    per_page = cols * geometry["rows"]
     chunks: list[list[dict[str, Any]]] = []
     start = 0
     for size in spread(len(cards), per_page):
@@ -300,13 +355,13 @@ def pages(
         for back in (False, True):
             slots = []
             for index, card in enumerate(chunk):
-                column, row = slot_position(index, back)
+                column, row = slot_position(index, back, cols)
                 slots.append(
                     {
                         "card": card,
                         "column": column,
                         "row": row,
-                        "place": row * GRID[0] + column,
+                        "place": row * cols + column,
                         "x": round(geometry["left"] + column * geometry["card_w"], 3),
                         "y": round(geometry["top"] + row * geometry["card_h"], 3),
                     }
@@ -368,7 +423,7 @@ def _cut_lines(drawing: Drawing, g: dict[str, Any]) -> None:
     canvas = drawing.canvas
     canvas.setStrokeColor(HexColor("#000000" if drawing.mono else "#9a948a"))
     canvas.setLineWidth(CUT_LINE_PT)
-    cols, rows = GRID
+    cols, rows = g["cols"], g["rows"]
     left, top = g["left"], g["top"]
     right, bottom = left + cols * g["card_w"], top + rows * g["card_h"]
     for i in range(cols + 1):
@@ -393,45 +448,110 @@ def _crop_marks(drawing: Drawing, g: dict[str, Any]) -> None:
         )
 
 
+HOW_TO_PRINT = "print double-sided, flip on the long edge"
+
+
+def header(
+    context: Mapping[str, Any], page: Mapping[str, Any], g: Mapping[str, Any]
+) -> list[tuple[dict[str, Any], Fitted]]:
+    """Lay out a page's header: which page this is and how to print it, small, in the
+    widest margin: the page's name, its number among the sheet's pages (faces and backs
+    alike), and for backs how to print them; return each header box of `layout` that
+    holds words, with its words fitted in it (the number always on a line of its own).
+
+    With a box over each card, the deck, the number and the side (and how to print
+    backs) take one each; with one box along the block, they are one line.
+    """
+    faces = 2 * page["number"] - 1  # each sheet's faces, then its backs
+    number = faces + 1 if page["back"] else faces
+    total = 2 * page["of"]
+    deck = f"{context['game']} · {str(context['deck']).lower()}"
+    name = f"{deck} · backs of page {faces}" if page["back"] else f"{deck} · faces"
+    boxes = g["labels"]
+    if len(boxes) >= 3:
+        # the deck; the number; faces, or which faces these backs are and how to print
+        # them, each on a line of its own (never broken apart)
+        side = f"Backs of page {faces}:\n{HOW_TO_PRINT}" if page["back"] else "Faces"
+        words = [
+            (boxes[0], deck),
+            (boxes[len(boxes) // 2], page_label(number, total)),
+            (boxes[-1], side),
+        ]
+    else:
+        full = f"{name}: {HOW_TO_PRINT}" if page["back"] else name
+        words = [(boxes[0], page_label(number, total, full))]
+    laid = []
+    for box, text in words:
+        fitted = fit(text, "sans", box["w"], box["h"], (7.0,))
+        if fitted is None:
+            raise QuartermasterError(f"the card sheet's header does not fit: {text}")
+        laid.append((box, fitted))
+    lines = [line for _box, fitted in laid for line in fitted.lines]
+    if not any(page_label(number, total) in line for line in lines):
+        raise QuartermasterError(f"the card sheet's page number is broken apart: {lines}")
+    return laid
+
+
 def _page_label(
     drawing: Drawing, context: dict[str, Any], page: dict[str, Any], g: dict[str, Any]
 ) -> None:
-    """Which sheet this is and how to print it, small, in the widest margin."""
-    label = g["label"]
-    where = f"sheet {page['number']} of {page['of']}"
-    words = (
-        f"{context['game']} · {str(context['deck']).lower()} · backs of {where}: print "
-        "double-sided, flip on the long edge"
-        if page["back"]
-        else f"{context['game']} · {str(context['deck']).lower()} · faces, {where}"
-    )
-    fitted = fit(words, "sans", label["w"], label["h"], (7.0,))
-    if fitted is None:
-        raise QuartermasterError(f"the card sheet's label does not fit: {words}")
+    """Write the page's header (`header`), each part at the foot of its box."""
     canvas = drawing.canvas
-    if label["rotate"]:
-        canvas.saveState()
-        cx, cy = label["x"] + label["w"] / 2, label["y"] + label["h"] / 2
-        canvas.translate(drawing.x(cx), drawing.y(cy))
-        canvas.rotate(90)
-        canvas.translate(-drawing.x(cx), -drawing.y(cy))
-    top = label["y"] + label["h"] - fitted.height_mm
-    write(drawing, fitted, label["x"], top, label["w"], align="center", colour="faint")
-    if label["rotate"]:
-        canvas.restoreState()
+    for label, fitted in header(context, page, g):
+        if label["rotate"]:
+            canvas.saveState()
+            cx, cy = label["x"] + label["w"] / 2, label["y"] + label["h"] / 2
+            canvas.translate(drawing.x(cx), drawing.y(cy))
+            canvas.rotate(90)
+            canvas.translate(-drawing.x(cx), -drawing.y(cy))
+        top = label["y"] + label["h"] - fitted.height_mm
+        write(drawing, fitted, label["x"], top, label["w"], align="center", colour="faint")
+        if label["rotate"]:
+            canvas.restoreState()
 
 
 def _face(
     drawing: Drawing, context: dict[str, Any], slot: dict[str, Any], g: dict[str, Any]
 ) -> None:
     card = slot["card"]
-    x, y, w, h = slot["x"], slot["y"], g["card_w"], g["card_h"]
-    if card["style"] == "action":
-        _action_face(drawing, card, context, x, y, w, h)
-    elif card["style"] == "turn":
-        _turn_face(drawing, card, context, x, y, w, h)
+    with _upright(drawing, slot, g, back=False) as (x, y, w, h):
+        if card["style"] == "action":
+            _action_face(drawing, card, context, x, y, w, h)
+        elif card["style"] == "turn":
+            _turn_face(drawing, card, context, x, y, w, h)
+        else:
+            _reference_face(drawing, card, context, x, y, w, h)
+
+
+@contextmanager
+def _upright(
+    drawing: Drawing, slot: Mapping[str, Any], g: Mapping[str, Any], *, back: bool
+) -> Iterator[tuple[float, float, float, float]]:
+    """Draw one card as if upright: yield the box (x, y, width, height in mm) to draw it
+    in. Where the cards lie turned (`GRIDS`), the canvas is turned for the while: a face's
+    top to the left, and a back's to the right, so that a back stands the right way up
+    behind its face once the sheet is printed flipping on the long edge and the card is
+    turned over side to side."""
+    x, y = slot["x"], slot["y"]
+    if not g["turned"]:
+        yield x, y, g["card_w"], g["card_h"]
+        return
+    canvas = drawing.canvas
+    canvas.saveState()
+    # the upright card is drawn at the page's top-left corner, then turned about that
+    # corner and moved onto its slot: a face's top-left corner goes to the slot's
+    # bottom-left, a back's to its top-right
+    if back:
+        canvas.translate(drawing.x(x + g["card_w"]), drawing.y(y))
+        canvas.rotate(-90)
     else:
-        _reference_face(drawing, card, context, x, y, w, h)
+        canvas.translate(drawing.x(x), drawing.y(y + g["card_h"]))
+        canvas.rotate(90)
+    canvas.translate(-drawing.x(0), -drawing.y(0))
+    try:
+        yield 0.0, 0.0, CARD_MM[0], CARD_MM[1]
+    finally:
+        canvas.restoreState()
 
 
 def _fitted(text: str, font: str, width: float, height: float, sizes: tuple[float, ...]) -> Fitted:
@@ -638,27 +758,77 @@ def _reference_face(
 def _back(
     drawing: Drawing, context: dict[str, Any], slot: dict[str, Any], g: dict[str, Any]
 ) -> None:
-    """A card's back: its colour to the cut (and 2 mm past the block's outer cuts), the
-    game and the deck; no frame."""
+    """A card's back: its colour to the cut (and 2 mm past the block's outer cuts), or in
+    black and white a lattice of hairlines, then the game and the deck; no frame."""
     card = slot["card"]
-    cols, rows = GRID
+    cols, rows = g["cols"], g["rows"]
     x, y, w, h = slot["x"], slot["y"], g["card_w"], g["card_h"]
     left = BLEED_MM if slot["column"] == 0 else 0.0
     right = BLEED_MM if slot["column"] == cols - 1 else 0.0
     top = BLEED_MM if slot["row"] == 0 else 0.0
     bottom = BLEED_MM if slot["row"] == rows - 1 else 0.0
+    area = (x - left, y - top, x + w + right, y + h + bottom)
     reference = card["style"] == "reference"
     canvas = drawing.canvas
-    if not drawing.mono:
+    if drawing.mono:
+        _lattice(drawing, area)
+    else:
         canvas.setFillColor(_colour(drawing, "tint" if reference else "accent"))
         canvas.rect(
-            drawing.x(x - left),
-            drawing.y(y + h + bottom),
-            (w + left + right) * MM,
-            (h + top + bottom) * MM,
+            drawing.x(area[0]),
+            drawing.y(area[3]),
+            (area[2] - area[0]) * MM,
+            (area[3] - area[1]) * MM,
             stroke=0,
             fill=1,
         )
+    with _upright(drawing, slot, g, back=True) as (x, y, w, h):
+        _back_words(drawing, context, card, x, y, w, h)
+
+
+def _lattice(drawing: Drawing, area: Box) -> None:
+    """Fill `area` (left, top, right, bottom in mm) with a lattice of black hairlines, the
+    two diagonals `LATTICE_MM` apart, which prints as a light grey on any printer.
+
+    The lines lie on one lattice for the whole page, so neighbouring backs meet without a
+    seam, and a back's lines are one path: its pieces in the bleed, outside the cut, are
+    not taken for crop marks.
+    """
+    canvas = drawing.canvas
+    x0, y0, x1, y1 = area
+    step = LATTICE_MM * math.sqrt(2)  # along a side, between lines at 45 degrees
+    path = canvas.beginPath()
+    # the lines x + y = c (down to the left) and x - y = c (down to the right), each from
+    # where it enters the area to where it leaves
+    for k in range(math.floor((x0 + y0) / step), math.ceil((x1 + y1) / step) + 1):
+        c = k * step
+        low, high = max(x0, c - y1), min(x1, c - y0)
+        if low < high:
+            path.moveTo(drawing.x(low), drawing.y(c - low))
+            path.lineTo(drawing.x(high), drawing.y(c - high))
+    for k in range(math.floor((x0 - y1) / step), math.ceil((x1 - y0) / step) + 1):
+        c = k * step
+        low, high = max(x0, y0 + c), min(x1, y1 + c)
+        if low < high:
+            path.moveTo(drawing.x(low), drawing.y(low - c))
+            path.lineTo(drawing.x(high), drawing.y(high - c))
+    canvas.setStrokeColor(_colour(drawing, "ink"))
+    canvas.setLineWidth(LATTICE_PT)
+    canvas.drawPath(path, stroke=1, fill=0)
+
+
+def _back_words(
+    drawing: Drawing,
+    context: dict[str, Any],
+    card: dict[str, Any],
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+) -> None:
+    """The game and the deck in the middle of a back (upright, in the box given); in black
+    and white on a white panel over the lattice."""
+    reference = card["style"] == "reference"
     ink = "accent" if reference or drawing.mono else "paper"
     inner = w - 2 * PAD_MM - 4
     game = _fitted(context["game_full"], "serif", inner, 16.0, (12.0, 11.0, 10.0, 9.0))
@@ -673,6 +843,20 @@ def _back(
     # the words in the middle of the card
     height = game.height_mm + 4 + name.height_mm + (4 + words.height_mm if words else 0)
     top = y + (h - height) / 2
+    if drawing.mono:
+        canvas = drawing.canvas
+        canvas.setFillColor(_colour(drawing, "paper"))
+        canvas.setStrokeColor(_colour(drawing, "ink"))
+        canvas.setLineWidth(0.6)
+        pad = 2.5
+        canvas.rect(
+            drawing.x(x + PAD_MM),
+            drawing.y(top + height + pad),
+            (w - 2 * PAD_MM) * MM,
+            (height + 2 * pad) * MM,
+            stroke=1,
+            fill=1,
+        )
     below = write(drawing, game, x + PAD_MM + 2, top, inner, align="center", colour=ink)
     below = write(drawing, name, x + PAD_MM + 2, below + 4, inner, align="center", colour=ink)
     if words:

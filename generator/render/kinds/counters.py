@@ -10,13 +10,15 @@ they read, is the spec's ``corners``), a band naming her navy on her side's colo
 solid or hatched) and a pennant on the flagship; her class line stands under the name where
 every counter of the sheet has room for it. Where the spec names a ``reverse`` (Struck,
 Captured), each counter is printed with its reverse under it, to cut out as a pair, fold on
-the dashed line and glue: turned over across the fold, a counter keeps her heading.
+the dashed line and glue: turned over across the fold, a counter keeps her heading. The
+fold runs across the whole row, in ink, with the word "fold" at each end.
 
 Pairs stand in rows with a gap between them, each with its own cut line, and crop marks at
 the edges of each block continue every straight cut. After the ships come the markers of
 the states the spec lists, a wind gauge and a marker for each track, and the tracks
-themselves (a turn track, a battle clock), all from the spec and the scenario; the key at
-the end of the last page says what each means.
+themselves (a turn track, a battle clock), all from the spec and the scenario; the key
+under the first page's header says what each means. The pieces take as few pages as they
+need, filled alike (`balance`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ from generator.render.draw import (
     fit_or_refuse,
     text_width_mm,
 )
+from generator.render.house import house_tables_line
+from generator.render.kinds.briefing import wind_words
+from generator.render.pagenumbers import page_label
 from generator.render.sheets import PAPERS
 from generator.rulesets import RulesetSpec, SpecError, sheet_section
 
@@ -63,6 +68,14 @@ TRACK_PER_ROW = 12
 CROP_GAP_MM = 1.0  # between a block and its crop marks
 CROP_LENGTH_MM = 2.5
 CROP_ROOM_MM = CROP_GAP_MM + CROP_LENGTH_MM + 0.5  # round a block, for its marks
+# the fold of a counter and its reverse: a dashed line in ink, heavier than the cut lines,
+# across the whole row (through the gaps between the pairs) and FOLD_REACH_MM beyond the
+# block, where the word "fold" stands at each end
+FOLD_PT = 0.7
+FOLD_DASH_MM = (2.0, 1.2)
+FOLD_REACH_MM = 2.5
+FOLD_WORD = "fold"
+FOLD_WORD_GAP_MM = 0.6
 CROP_MARK_PT = 0.6
 CUT_LINE_PT = 0.35
 HEADING_MM = 7.0  # a block's heading and the rule under it
@@ -83,6 +96,7 @@ BOW_BULGE_MM = 0.3  # how far the bow's sides bow out
 BOW_MIN_MM = 3.0
 PENNANT_MM = 3.6  # the flagship's pennant, its staff included
 KEY_PT = 7.0
+PAGE_LABEL_PT = 7.5
 KEY_GUTTER_MM = 6.0  # between the key's two columns
 KEY_SPACE_MM = 0.6  # between its paragraphs
 
@@ -627,9 +641,16 @@ def _marker_words(labels: Sequence[str]) -> dict[str, dict[str, Any]]:
 # ---------------------------------------------------------------- blocks, pages
 
 
-def per_row(width: float, paper: str) -> int:
-    """How many pieces `width` mm wide a row of a block holds, crop marks included."""
-    room = PRINTABLE_MM[paper][0] - 2 * CROP_ROOM_MM
+def fold_room() -> float:
+    """The room a block of pairs needs at each side for its fold lines' ends and words."""
+    word = text_width_mm(FOLD_WORD, "sans-bold", LABEL_PT)
+    return max(CROP_ROOM_MM, FOLD_REACH_MM + FOLD_WORD_GAP_MM + word + 0.5)
+
+
+def per_row(width: float, paper: str, margin: float = CROP_ROOM_MM) -> int:
+    """How many pieces `width` mm wide a row of a block holds, with `margin` mm at each
+    side for its crop marks (and a pair's fold words)."""
+    room = PRINTABLE_MM[paper][0] - 2 * margin
     return max(1, int((room + GAP_MM) // (width + GAP_MM)))
 
 
@@ -661,13 +682,16 @@ class Section:
         return HEADING_MM + block_height(rows, self.item_h)
 
 
-def paginate(sections: Sequence[Section], room: float) -> list[list[tuple[int, int, int]]]:
-    """Split the sections into pages of `room` mm: a section is split only between rows,
-    and a track only if it is taller than a page.
+def paginate(
+    sections: Sequence[Section], room: float, first: float | None = None
+) -> list[list[tuple[int, int, int]]]:
+    """Split the sections into pages of `room` mm (the first page `first`, where the key
+    stands above them): a section is split only between rows, and a track only if it is
+    taller than a page.
 
     Returns, per page, the (section index, first row, end row) it shows."""
     pages: list[list[tuple[int, int, int]]] = [[]]
-    left = room
+    left = room if first is None else first
     for index, section in enumerate(sections):
         start = 0
         while start < section.rows:
@@ -681,7 +705,7 @@ def paginate(sections: Sequence[Section], room: float) -> list[list[tuple[int, i
             ):
                 rows = 0  # the whole track on the next page
             if rows == 0:
-                if not pages[-1]:
+                if not pages[-1] and left >= room:
                     raise InputError(f"the {section.title} do not fit on a page")
                 pages.append([])
                 left = room
@@ -690,6 +714,30 @@ def paginate(sections: Sequence[Section], room: float) -> list[list[tuple[int, i
             left -= section.height(rows) + SECTION_SPACE_MM
             start += rows
     return pages
+
+
+def balance(
+    sections: Sequence[Section], room: float, first: float
+) -> list[list[tuple[int, int, int]]]:
+    """Paginate (`paginate`) onto as few pages as the sections need, filled alike: the
+    same height is taken off every page's room, as much as keeps the number of pages, so
+    that no page is left mostly empty while another is full."""
+    plan = paginate(sections, room, first)
+    if len(plan) == 1:
+        return plan
+    low, high = 0.0, first  # a cut that keeps the pages, and one that does not
+    for _ in range(24):
+        cut = (low + high) / 2
+        try:
+            tried = paginate(sections, room - cut, first - cut)
+        except InputError:  # a block no longer fits a page
+            high = cut
+            continue
+        if len(tried) == len(plan):
+            low, plan = cut, tried
+        else:
+            high = cut
+    return plan
 
 
 def _crops(
@@ -735,6 +783,25 @@ def _place_block(
     for r in range(rows):
         y = block_top + r * (section.item_h + GAP_MM)
         ys += [y, y + section.item_h]
+    folds = []
+    fold = (section.extra or {}).get("fold")
+    if fold is not None:  # a pair's fold, across the row and past the block's ends
+        word = text_width_mm(FOLD_WORD, "sans-bold", LABEL_PT)
+        x0, x1 = left - FOLD_REACH_MM, left + width + FOLD_REACH_MM
+        for r in range(rows):
+            y = block_top + r * (section.item_h + GAP_MM) + fold
+            folds.append(
+                {
+                    "y": round(y, 3),
+                    "x0": round(x0, 3),
+                    "x1": round(x1, 3),
+                    # the words' left ends: before the line's start, after its end
+                    "words": [
+                        round(x0 - FOLD_WORD_GAP_MM - word, 3),
+                        round(x1 + FOLD_WORD_GAP_MM, 3),
+                    ],
+                }
+            )
     return {
         "kind": section.kind,
         "title": section.title,
@@ -749,7 +816,8 @@ def _place_block(
         "item_h": section.item_h,
         "items": placed,
         "crops": _crops(left, block_top, left + width, bottom, xs, ys),
-        **(section.extra or {}),
+        "folds": folds,
+        **{k: v for k, v in (section.extra or {}).items() if k != "fold"},
     }
 
 
@@ -798,7 +866,7 @@ def _key(
     tracks: Sequence[Mapping[str, Any]],
     flagships: bool,
     allies: bool,
-    house: int,
+    house: str,
     width: float,
 ) -> list[dict[str, Any]]:
     """The key's paragraphs, each a bold lead and its words, fitted to `width` at 7 pt."""
@@ -815,14 +883,12 @@ def _key(
         paragraphs.append((f"{marker.label}:", marker.note + "."))
     if spec.wind is not None:
         wind = data.get("wind") if isinstance(data.get("wind"), Mapping) else {}
-        direction = str(wind.get("direction", "")) if wind else ""
+        said = wind_words(wind)  # "from the north-west", as the map and the briefing say it
         start = ""
-        if direction and direction.lower() != "calm":
-            # "NW" stays as written, "North-east" is a word in the sentence
-            named = direction if direction.isupper() else direction.lower()
-            start = f" At the start it blows from the {named}."
-        elif direction:
-            start = " At the start it is calm."
+        if said.startswith("from "):
+            start = f" At the start it blows {said}."
+        elif said:
+            start = f" At the start it is {said}."
         paragraphs.append(
             (
                 "Wind gauge:",
@@ -832,8 +898,9 @@ def _key(
         )
     for track in tracks:
         paragraphs.append((f"{track['label']}:", f"{track['note']}." if track["note"] else ""))
-    if house:
-        paragraphs.append(("House tables used:", f"{house}, listed on the briefing."))
+    if house:  # "House tables used: Fleet Composition, Scenario, Weather."
+        lead, _, names = house.partition(": ")
+        paragraphs.append((f"{lead}:", names))
     out = []
     for lead, words in paragraphs:
         lead_w = text_width_mm(lead + " ", "sans-bold", KEY_PT)
@@ -925,18 +992,22 @@ def context(
     markers = marker_items(spec, len(everyone), tracks)
 
     pair_h = shape.height * (2 if spec.reverse else 1)
+    margin = fold_room() if spec.reverse else CROP_ROOM_MM
     sections = []
     for i, side in enumerate(sides):
+        extra: dict[str, Any] = {"count": len(laid[i])}
+        if spec.reverse:
+            extra["fold"] = shape.height
         sections.append(
             Section(
                 "ships",
                 str(side.get("name", f"Side {i + 1}")),
                 laid[i],
-                per_row(shape.width, paper),
+                per_row(shape.width, paper, margin),
                 shape.width,
                 pair_h,
                 side=i,
-                extra={"count": len(laid[i])},
+                extra=extra,
             )
         )
     if markers:
@@ -968,8 +1039,14 @@ def context(
     width, height = PRINTABLE_MM[paper]
     page_left = (PAPER_MM[paper][0] - width) / 2
     page_top = (PAPER_MM[paper][1] - height) / 2
+    # the title keeps clear of the page label at its right ("Page 1 of 2")
+    label_room = text_width_mm(page_label(99, 99), "sans", PAGE_LABEL_PT) + 3.0
     title = _fitted(
-        f"Ship counters — {data.get('title', '')}", "serif", width, 8.0, (15.0, 14.0, 13.0, 12.0)
+        f"Ship counters — {data.get('title', '')}",
+        "serif",
+        width - label_room,
+        8.0,
+        (15.0, 14.0, 13.0, 12.0),
     )
     header = _header(found, spec, shape, width)
     header_h = title.height_mm + 1.0 + header.height_mm + 2.5
@@ -977,23 +1054,18 @@ def context(
     allies = any(
         ship.get("navy") and ship.get("navy") != side.get("navy") for _, side, ship in everyone
     )
-    house = len(data.get("house_tables", []))
+    house = house_tables_line(rules, data.get("house_tables", []))
     key = _key(spec, data, tracks, flagships, allies, house, (width - KEY_GUTTER_MM) / 2)
     key_h = _key_columns(key, width)
 
+    # the key stands on the first page, under its header, where the reader looks first;
+    # the pieces follow, on as many pages as they need, filled alike
     room = height - header_h
-    plan = paginate(sections, room)
-    # the key stands at the foot of the last page; if the last page is full, its last block
-    # goes over to the next with the key (rather than the key alone on a page)
-    used = sum(sections[i].height(b - a) + SECTION_SPACE_MM for i, a, b in plan[-1])
-    if used + key_h > room:
-        moved = [plan[-1].pop()] if len(plan[-1]) > 1 else []
-        if moved and sections[moved[0][0]].height(moved[0][2] - moved[0][1]) + key_h > room:
-            plan[-1].append(moved.pop())
-        plan.append(moved)
+    key_room = key_h + SECTION_SPACE_MM
+    plan = balance(sections, room, room - key_room)
     pages = []
     for number, page in enumerate(plan, start=1):
-        top = page_top + header_h
+        top = page_top + header_h + (key_room if number == 1 else 0.0)
         blocks = []
         for index, start, end in page:
             section = sections[index]
@@ -1002,7 +1074,8 @@ def context(
             else:
                 blocks.append(_place_block(section, start, end, top, paper, shape.hexagon))
             top += section.height(end - start) + SECTION_SPACE_MM
-        pages.append({"number": number, "blocks": blocks})
+        label = page_label(number, len(plan))
+        pages.append({"number": number, "blocks": blocks, "label": label, "bottom": top})
     return {
         "ruleset": found,
         "scenario_title": str(data.get("title", "")),
@@ -1026,7 +1099,8 @@ def context(
         "with_class": with_class,
         "corner_size": corner_size,
         "key": key,
-        "key_top": round(page_top + height - key_h, 3),
+        "key_top": round(page_top + header_h, 3),
+        "key_h": round(key_h, 3),
     }
 
 
@@ -1081,7 +1155,7 @@ def draw(
                 _track(drawing, block)
             else:
                 _block(drawing, context, block)
-        if page["number"] == context["sheets"]:
+        if page["number"] == 1:
             _write_key(drawing, context, frame)
 
 
@@ -1119,14 +1193,14 @@ def _write_header(drawing: Drawing, context: Mapping[str, Any], page: Mapping[st
     left, top = frame["left"], frame["top"]
     below = _lines(drawing, context["title"], left, top, colour="accent")
     below = _lines(drawing, context["header"], left, below + 1.0)
-    if context["sheets"] > 1:
+    if page["label"]:
         canvas = drawing.canvas
-        canvas.setFont("sans", 7.0)
+        canvas.setFont("sans", PAGE_LABEL_PT)
         canvas.setFillColor(_colour(drawing, "faint"))
         canvas.drawRightString(
             drawing.x(left + frame["width"]),
             drawing.y(top + context["title"]["size"] * 1.2 * PT_MM * 0.78),
-            f"Sheet {page['number']} of {context['sheets']}",
+            page["label"],
         )
     return below
 
@@ -1169,6 +1243,8 @@ def _block(drawing: Drawing, context: Mapping[str, Any], block: Mapping[str, Any
         shape = Shape(context["shape"]["hexagon"], context["shape"]["size"])
         for item in block["items"]:
             _pair(drawing, shape, item)
+        for fold in block["folds"]:
+            _fold(drawing, fold)
     else:
         for item in block["items"]:
             _marker(drawing, item)
@@ -1204,7 +1280,8 @@ def _cut_colour(drawing: Drawing) -> Any:
 
 
 def _pair(drawing: Drawing, shape: Shape, item: Mapping[str, Any]) -> None:
-    """A counter and its reverse under it, the fold between, the cut line round both."""
+    """A counter and its reverse under it, the cut line round both (the fold between them
+    is drawn across the whole row: `_fold`)."""
     x, y = item["x"], item["y"]
     side = item["side"]
     _face(drawing, shape, item["face"], side, x, y)
@@ -1232,15 +1309,31 @@ def _pair(drawing: Drawing, shape: Shape, item: Mapping[str, Any]) -> None:
             (w / 4, h),
             (0, h / 2),
         ]
-        fold = ((w / 4, h), (3 * w / 4, h))
     else:
         points = [(0, 0), (shape.width, 0), (shape.width, 2 * h), (0, 2 * h)]
-        fold = ((0, h), (shape.width, h))
     canvas.drawPath(_path(drawing, points, x, y), stroke=1, fill=0)
-    canvas.setDash(1.2 * MM, 0.9 * MM)
-    (ax, ay), (bx, by) = fold
-    canvas.line(drawing.x(x + ax), drawing.y(y + ay), drawing.x(x + bx), drawing.y(y + by))
-    canvas.setDash()
+
+
+def _fold(drawing: Drawing, fold: Mapping[str, Any]) -> None:
+    """A row's fold: a dashed line in ink across the pairs and the gaps between them, the
+    word "fold" at each end."""
+    canvas = drawing.canvas
+    canvas.saveState()
+    canvas.setLineWidth(FOLD_PT)
+    y = drawing.y(fold["y"])
+    # on paper, white under the dashes, so that they show where a band (dark, and in
+    # colour the side's) runs along the fold, as white and ink dashes
+    canvas.setStrokeColor(_colour(drawing, "paper"))
+    canvas.line(drawing.x(fold["x0"]), y, drawing.x(fold["x1"]), y)
+    canvas.setStrokeColor(_colour(drawing, "ink"))
+    canvas.setDash(*(d * MM for d in FOLD_DASH_MM))
+    canvas.line(drawing.x(fold["x0"]), y, drawing.x(fold["x1"]), y)
+    canvas.restoreState()
+    canvas.setFillColor(_colour(drawing, "ink"))
+    canvas.setFont("sans-bold", LABEL_PT)
+    baseline = drawing.y(_baseline(fold["y"], fold["y"], LABEL_PT))
+    for x in fold["words"]:
+        canvas.drawString(drawing.x(x), baseline, FOLD_WORD)
 
 
 def _clip_to(drawing: Drawing, shape: Shape, x: float, y: float) -> None:

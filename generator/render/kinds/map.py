@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from generator.errors import InputError, QuartermasterError
@@ -43,22 +44,36 @@ from generator.render.draw import (
     wrap,
     write,
 )
+from generator.render.house import house_tables_line
+from generator.render.pagenumbers import page_label
 from generator.render.sheets import PAPERS
-from generator.rulesets import ruleset_ids, serving
+from generator.rulesets import SpecError, ruleset_ids, serving, sheet_section
 
 PT_MM = 25.4 / 72
 OVERLAP_MM = 10.0
 MARGIN_MM = 5.0  # around the map, on the canvas: edge labels, the exit edge
-HEADER_MM = 14.5
-FOOTER_MM = 12.5
+HEADER_MM = 16.0
+# the header's ink ends this far above the map window: on a page laid over its neighbour
+# above, the window's top edge is the trim line, and a cut that wanders must not touch it
+HEAD_CLEAR_MM = 2.0
+LEGEND_GAP_MM = 2.2  # between the map window (its last row, an overlap strip) and the legend
+LEGEND_ROWS = 2  # what the footer has room for
+LEGEND_ROW_MM = 5.0
+SWATCH_MM = (7.0, 4.4)
+FOOTER_MM = LEGEND_GAP_MM + (LEGEND_ROWS - 1) * LEGEND_ROW_MM + SWATCH_MM[1]
 TITLE_SIZES = (13.0, 12.0, 11.0, 10.0, 9.0)
 NOTE_LINES = 3  # the header's note, under the title
-HEAD_RIGHT_MM = 60.0  # the wind, the page label and the key map
+HEAD_RIGHT_MM = 82.0  # the wind rose and its words on one line, the page label, the key map
 MARK_EVERY_MM = 45.0  # registration marks along a seam
 MARK_SLIDE_MM = (0.0, 2.0, -2.0, 4.0, -4.0, 6.0, -6.0, 8.0, -8.0, 10.0, -10.0)
 PLAN_SCALES = (10, 12.5, 15, 20, 25, 30, 40, 50, 75, 100)
 TEXT_PT = 7.0
 COORD_TOP_MM = 1.2  # a cell's coordinates: their line's top below the cell's top
+# ... which keep this far off an overlap or trim line (as the dashed lines keep off words):
+# cut or folded along a seam, a number is lost; where a seam runs through one it moves,
+# within the band along its cell's top or bottom edge, to the nearest place clear of it
+SEAM_CLEAR_MM = 0.8
+COORD_EDGE_MM = 0.3  # the least room between the coordinates and their cell's edge
 NAME_SIZES = (8.0, 7.5, 7.0)  # a ship's name in her start hex
 BACKING_PAD_MM = 1.4  # white beside words set on a pattern
 
@@ -100,7 +115,9 @@ STYLES: dict[str, dict[str, dict[str, Any]]] = {
         "text": {"fill": "#1d1b16"},
         "text0": {"fill": "#7a2a18"},
         "text1": {"fill": "#1f4e79"},
-        "coord": {"fill": "#7b8f9c"},
+        # the coordinates: faint beside the ink, yet 4.9:1 on the white paper and on their
+        # white backing (WCAG asks 4.5:1 of small text)
+        "coord": {"fill": "#5f7380"},
         "exit": {"stroke": "#1d1b16", "width": 0.9},
         "arrow": {"fill": "#1d1b16"},
         "cut": {"stroke": "#1d1b16", "width": 0.3},
@@ -148,11 +165,14 @@ STYLES: dict[str, dict[str, dict[str, Any]]] = {
 }
 
 # The patterns: a ground (None: the paper shows through) and ink drawn as `kind`:
-# hatch (lines `step` mm apart, turned `angle` degrees clockwise from upright), cross (two
-# hatches at right angles), dots (`width` across, two a `step` square), dashes (rows `step`/2
-# apart, dashes `dash` long every 2 `step`) or plus (crosses `arm` mm long, `step` apart).
+# hatch (lines `step` mm apart, turned `angle` degrees clockwise from upright; dotted, a dot
+# every `dots` mm, where it has `dots`), cross (two hatches at right angles), dots (`width`
+# across, two a `step` square), dashes (rows `step`/2 apart, dashes `dash` long every 2
+# `step`) or plus (crosses `arm` mm long, `step` apart).
 # Land, shallows and fog each have their own; each side's start zone too, sparse, so that
-# a zone reads as a zone and not as terrain.
+# a zone reads as a zone and not as terrain: dotted upright lines (never solid ones, which
+# would read as more grid lines) and crosses, never a diagonal hatch like the land's (in
+# black and white, the strokes' shape and direction are all that tell them apart).
 PATTERNS: dict[str, dict[str, dict[str, Any]]] = {
     "colour": {
         "land": {"ground": "#e9dcb4", "ink": "#8f7a4c", "kind": "hatch", "angle": 45,
@@ -163,8 +183,8 @@ PATTERNS: dict[str, dict[str, dict[str, Any]]] = {
                      "width": 0.6},
         "other": {"ground": "#ececec", "ink": "#555555", "kind": "cross", "angle": 45,
                   "step": 2.0, "width": 0.25},
-        "zone0": {"ground": None, "ink": "#7a2a18", "kind": "hatch", "angle": 135,
-                  "step": 4.0, "width": 0.15},
+        "zone0": {"ground": None, "ink": "#7a2a18", "kind": "hatch", "angle": 0,
+                  "step": 3.0, "width": 0.3, "dots": 0.8},
         "zone1": {"ground": None, "ink": "#1f4e79", "kind": "plus", "step": 6.0,
                   "arm": 1.4, "width": 0.22},
     },
@@ -177,8 +197,8 @@ PATTERNS: dict[str, dict[str, dict[str, Any]]] = {
                      "width": 0.55},
         "other": {"ground": "#ffffff", "ink": "#000000", "kind": "cross", "angle": 45,
                   "step": 2.0, "width": 0.2},
-        "zone0": {"ground": None, "ink": "#000000", "kind": "hatch", "angle": 135,
-                  "step": 4.0, "width": 0.15},
+        "zone0": {"ground": None, "ink": "#000000", "kind": "hatch", "angle": 0,
+                  "step": 3.0, "width": 0.3, "dots": 0.8},
         "zone1": {"ground": None, "ink": "#000000", "kind": "plus", "step": 6.0,
                   "arm": 1.4, "width": 0.18},
     },
@@ -421,11 +441,67 @@ def _digits(cols: int, rows: int) -> int:
 
 
 def _coordinate(
-    col: int, row: int, digits: int, cx: float, top: float, backed: bool
+    col: int,
+    row: int,
+    digits: int,
+    cx: float,
+    top: float,
+    backed: bool,
+    cell_h: float,
+    half_room: float,
 ) -> dict[str, Any]:
+    """A cell's coordinates, along its top edge; `cell_h` is its height and `half_room`
+    half the width its top and bottom edges leave the words (the flat edge of a hex). The
+    bands the words may move within, off a seam, are kept with them as ``room``."""
     line = TEXT_PT * LEADING * PT_MM
-    return _text([coordinate(col, row, digits)], cx, top + COORD_TOP_MM + line / 2, "coord",
+    made = _text([coordinate(col, row, digits)], cx, top + COORD_TOP_MM + line / 2, "coord",
                  backing=backed)  # fmt: skip
+    left, right, bottom = cx - half_room, cx + half_room, top + cell_h
+    band = cell_h / 4  # the middle half is the cell's own: a start hex's ship names
+    made["room"] = [
+        (left, top + COORD_EDGE_MM, right, top + band),
+        (left, bottom - band, right, bottom - COORD_EDGE_MM),
+    ]
+    return made
+
+
+def _crossed(box: Sequence[float], xs: Sequence[float], ys: Sequence[float]) -> bool:
+    """Whether a seam (a line at x in `xs` down the whole map, or at y in `ys` across it)
+    runs through `box` or within SEAM_CLEAR_MM of it."""
+    x0, y0, x1, y1 = box
+    c = SEAM_CLEAR_MM - 1e-6
+    return any(x0 - c < x < x1 + c for x in xs) or any(y0 - c < y < y1 + c for y in ys)
+
+
+def clear_of_seams(
+    element: dict[str, Any], xs: Sequence[float], ys: Sequence[float]
+) -> dict[str, Any] | None:
+    """Return a cell's coordinates moved off the seams at `xs` and `ys` (themselves, if
+    no seam comes near): to the nearest place in their bands; None if there is none."""
+    if not _crossed(element["box"], xs, ys):
+        return element
+    x0, y0, x1, y1 = element["box"]
+    half_w, half_h = (x1 - x0) / 2, (y1 - y0) / 2
+    cx, cy = element["cx"], element["cy"]
+    places = []
+    for left, top, right, bottom in element["room"]:
+        across = [cx, left + half_w, right - half_w]
+        across += [x + sign * (SEAM_CLEAR_MM + half_w) for x in xs for sign in (-1, 1)]
+        down = [cy, top + half_h, bottom - half_h]
+        down += [y + sign * (SEAM_CLEAR_MM + half_h) for y in ys for sign in (-1, 1)]
+        for x in across:
+            for y in down:
+                box = (x - half_w, y - half_h, x + half_w, y + half_h)
+                inside = left - 1e-6 <= box[0] and box[2] <= right + 1e-6
+                inside = inside and top - 1e-6 <= box[1] and box[3] <= bottom + 1e-6
+                if inside and not _crossed(box, xs, ys):
+                    places.append((math.hypot(x - cx, y - cy), y, x))
+    if not places:
+        return None
+    _, y, x = min(places)
+    moved = _text(element["lines"], x, y, "coord", backing=element["backing"])
+    moved["room"] = element["room"]
+    return moved
 
 
 def _cells(grid: Mapping[str, Any], legend: Mapping[str, Any]) -> dict[tuple[int, int], str]:
@@ -481,7 +557,9 @@ def grid_canvas(grid: Mapping[str, Any], sides: Sequence[Mapping[str, Any]]) -> 
     for r in range(rows):
         for c in range(cols):
             backed = c in zoned or cells.get((c, r), "sea") != "sea"
-            elements.append(_coordinate(c, r, digits, m + c * s + s / 2, m + r * s, backed))
+            elements.append(
+                _coordinate(c, r, digits, m + c * s + s / 2, m + r * s, backed, s, s / 2)
+            )
     edge_labels = []
     if start:
         for side, edge_name in ((0, "west"), (1, "east")):
@@ -589,7 +667,7 @@ def hex_canvas(grid: Mapping[str, Any], sides: Sequence[Mapping[str, Any]], unit
         for col in range(cols):
             cx, cy = hex_centre(col, row)
             backed = (col, row) in started or cells.get((col, row), "sea") != "sea"
-            elements.append(_coordinate(col, row, digits, cx, cy - f / 2, backed))
+            elements.append(_coordinate(col, row, digits, cx, cy - f / 2, backed, f, r / 2))
     for spot in placed:
         cx, cy = hex_centre(*spot["cell"])
         fitted = fit(spot["name"], "sans-bold", r * 1.2, f * 0.5, NAME_SIZES)
@@ -753,20 +831,34 @@ def _seam_marks(
 
 
 KEY_ROOM = (26.0, 9.2)  # the key map's largest size in the header, mm
-LABEL_PT = 9.0
+LABEL_SIZES = (9.0, 8.0, 7.0)  # the page label's, the largest at which it keeps to LABEL_MM
+LABEL_MM = 32.0
 ROSE_CENTRE = (6.2, 7.8)  # the wind rose in its box, mm from the box's top-left
 ROSE_R = 4.4  # its ring
+ROSE_BOX_MM = 14.0  # the rose's box; its words stand to its right
 ARROW_R = 3.4  # the arrow's tail and tip from the centre: inside the ring, clear of the N
 
 
+def page_name(t: Tile) -> str:
+    """The name a tile's page goes by on the sheet and its key map: "Tile A1"."""
+    return f"Tile {t.label}"
+
+
 def header_right(t: Tile, columns: int, rows: int) -> dict[str, Any]:
-    """Lay out the page label and the key map of the pages (this one filled), mm from the
-    right block's top-left (HEAD_RIGHT_MM - 2 wide)."""
+    """Lay out the page label ("Tile B1 · Page 2 of 8", the tiles counted row by row, as
+    they are printed) and the key map of the pages (this one filled), mm from the right
+    block's top-left (HEAD_RIGHT_MM - 2 wide); the key map ends HEAD_CLEAR_MM above the
+    map window."""
     width = HEAD_RIGHT_MM - 2
     cw, ch = min(6.0, KEY_ROOM[0] / columns), min(4.6, KEY_ROOM[1] / rows)
     key_w, key_h = columns * cw, rows * ch
-    bold, rest = f"page {t.label}", f" of {columns}×{rows}"
-    label_w = text_width_mm(bold, "sans-bold", LABEL_PT) + text_width_mm(rest, "sans", LABEL_PT)
+    bold = page_name(t)
+    rest = page_label(t.row * columns + t.column + 1, columns * rows, bold)[len(bold) :]
+    size = LABEL_SIZES[-1]
+    for size in LABEL_SIZES:
+        if text_width_mm(bold, "sans-bold", size) + text_width_mm(rest, "sans", size) <= LABEL_MM:
+            break
+    label_w = text_width_mm(bold, "sans-bold", size) + text_width_mm(rest, "sans", size)
     cells = []
     for r in range(rows):
         for c in range(columns):
@@ -775,14 +867,14 @@ def header_right(t: Tile, columns: int, rows: int) -> dict[str, Any]:
             cells.append(
                 {
                     "x": round(width - key_w + c * cw, 2),
-                    "y": round(HEADER_MM - 0.4 - key_h + r * ch, 2),
+                    "y": round(HEADER_MM - HEAD_CLEAR_MM - key_h + r * ch, 2),
                     "here": (c, r) == (t.column, t.row),
                     "label": name if fits else "",
                 }
             )
     return {
         "w": width,
-        "label": {"x": round(width - label_w, 2), "bold": bold, "rest": rest},
+        "label": {"x": round(width - label_w, 2), "bold": bold, "rest": rest, "size": size},
         "cells": cells,
         "cw": round(cw, 2),
         "ch": round(ch, 2),
@@ -803,22 +895,23 @@ def wind_rose(wind: Mapping[str, Any] | None) -> dict[str, Any]:
     }
     if not wind:
         return rose | {"text": "no wind given"}
+    # said as the briefing says it, and the rules: "from the north-west", not "nw"
+    from generator.render.kinds.briefing import wind_words  # (it imports this module)
+
     bearing = wind.get("from_bearing")
-    direction = str(wind.get("direction") or "")
     if not isinstance(bearing, int | float) or isinstance(bearing, bool):
-        return rose | {"text": f"Wind: {direction.lower() or 'none'}"}
+        return rose | {"text": f"Wind: {wind_words(wind) or 'none'}"}
     b = math.radians(float(bearing))
     ux, uy = math.sin(b), -math.cos(b)  # towards where the wind comes from (y down)
     tail = (cx + ARROW_R * ux, cy + ARROW_R * uy)
     tip = (cx - ARROW_R * ux, cy - ARROW_R * uy)
     head = _arrow_head(tip[0], tip[1], -ux, -uy, 2.3)
     neck = (tip[0] + ux * 1.8, tip[1] + uy * 1.8)  # the shaft stops inside the head
-    strength = f", {str(wind['strength']).lower()}" if wind.get("strength") else ""
     return rose | {
         "calm": False,
         "shaft": _line(tail[0], tail[1], neck[0], neck[1], "arrowline"),
         "head": head,
-        "text": f"Wind from the {direction.lower()}{strength}",
+        "text": f"Wind {wind_words(wind) or f'from {float(bearing):g}°'}",
     }
 
 
@@ -849,12 +942,20 @@ def assembly_note(t: Tile, columns: int, rows: int) -> str:
 def _pages(canvas: Canvas, paper: str, ruleset_name: str) -> tuple[int, int, list[dict[str, Any]]]:
     w, h = window(paper)
     columns, rows, tiles = tile(canvas.width, canvas.height, w, h)
-    texts = [e["box"] for e in canvas.elements if e["t"] == "text"]
+    # the seams: each is a trim line on one page and the dashed line on its neighbour
+    xs = sorted({t.x for t in tiles if t.column > 0})
+    ys = sorted({t.y for t in tiles if t.row > 0})
+    placed = [
+        clear_of_seams(e, xs, ys) if e["t"] == "text" and e["style"] == "coord" else e
+        for e in canvas.elements
+    ]
+    drawn = [e for e in placed if e is not None]
+    texts = [e["box"] for e in drawn if e["t"] == "text"]
     room = header_text_width(paper)
     pages = []
     for t in tiles:
         view = (t.x, t.y, t.x + t.width, t.y + t.height)
-        elements = [e for e in canvas.elements if _inside(e["box"], view)]
+        elements = [e for e in drawn if _inside(e["box"], view)]
         core = (
             t.x + (OVERLAP_MM if t.column > 0 else 0),
             t.y + (OVERLAP_MM if t.row > 0 else 0),
@@ -983,11 +1084,6 @@ def table_plan(
 # ---------------------------------------------------------------- the legend
 
 
-LEGEND_ROWS = 2  # what the footer has room for
-LEGEND_ROW_MM = 5.0
-SWATCH_MM = (7.0, 4.4)
-
-
 def legend_layout(
     entries: Sequence[Mapping[str, str]], width: float, note: str = ""
 ) -> dict[str, Any]:
@@ -1046,8 +1142,23 @@ def has_map(ruleset: str) -> bool:
     return ruleset in serving("map")
 
 
-def _house_note(house: Sequence[str]) -> str:
-    return f"House tables used: {len(house)}, listed on the briefing" if house else ""
+@cache
+def map_house_tables(ruleset: str) -> tuple[str, ...]:
+    """Return the house tables the map of `ruleset` is drawn from (its layout, the wind),
+    as its spec's ``map`` section lists them: those a scenario rolled on are named on the
+    map itself, where its players read it."""
+    raw, spec = sheet_section(ruleset, "map")
+    listed = raw.get("house_tables", [])
+    if (
+        set(raw) - {"house_tables"}
+        or not isinstance(listed, list)
+        or not all(isinstance(t, str) and t.startswith(f"{ruleset}.") for t in listed)
+    ):
+        raise SpecError(
+            f"{spec.where('map')}: a map section may have house_tables, the ids of the "
+            f"{ruleset} house tables the map is drawn from"
+        )
+    return tuple(listed)
 
 
 def context(
@@ -1070,7 +1181,8 @@ def context(
     if len(sides) > 2:
         raise InputError(f"the map sheet marks two sides, this scenario has {len(sides)}")
     kind = str(grid.get("kind", ""))
-    house = [str(t) for t in data.get("house_tables", [])]
+    drawn_from = map_house_tables(found)
+    house = [str(t) for t in data.get("house_tables", []) if t in drawn_from]
     wind = dict(data.get("wind") or {})
     title = str(data.get("title", ""))
     room = header_text_width(paper)
@@ -1087,7 +1199,7 @@ def context(
         "ruleset_title": rules.rulesets[found].title if found in rules.rulesets else found,
         "map_kind": kind,
         "house_tables": house,
-        "house_note": _house_note(house),
+        "house_note": house_tables_line(rules, house),
         "page_height": round(PRINTABLE_MM[paper][1] - 1.0, 1),
         "page_width": width,
         "sides": side_names,
@@ -1137,7 +1249,7 @@ def context(
         "rows": rows,
         "pages": pages,
         "legend": legend_layout(entries, width),
-        # the first page's footer says, in one line, that the briefing lists the house tables
+        # the first page's footer names the house tables the map was drawn from
         "legend_first": legend_layout(entries, width, common["house_note"]),
         "description": canvas.description,
         "wind": rose,
@@ -1270,6 +1382,9 @@ class _Painter:
         canvas.setStrokeColor(HexColor(spec["ink"]))
         canvas.setLineWidth(spec["width"] * MM)
         canvas.setDash()
+        if spec.get("dots"):  # dotted lines: round dots of no length, `dots` mm apart
+            canvas.setLineCap(1)
+            canvas.setDash([0, float(spec["dots"]) * MM])
         ox, top = self.ox, self.top
         if spec["kind"] == "dots":
             canvas.setLineCap(1)  # a round cap on a dash of no length is a dot
@@ -1460,8 +1575,8 @@ def draw(
         _draw_header(drawing, context, page, left, top)
         _draw_tile(drawing, page, left, top + HEADER_MM)
         legend = context["legend_first"] if index == 0 else context["legend"]
-        footer = top + context["page_height"] - FOOTER_MM
-        _draw_legend(drawing, legend, left, footer + 0.8)
+        window_bottom = top + context["page_height"] - FOOTER_MM
+        _draw_legend(drawing, legend, left, window_bottom + LEGEND_GAP_MM)
 
 
 def _draw_tile(drawing: Drawing, page: Mapping[str, Any], left: float, top: float) -> None:
@@ -1491,13 +1606,13 @@ def _draw_header(
     # the right block: the wind rose and its words, the page label and the key map
     head = page["head"]
     rx = left + context["page_width"] - head["w"]
-    _draw_rose(drawing, context["wind"], rx, top, head["left"] - 15.5)
+    _draw_rose(drawing, context["wind"], rx, top, head["left"] - ROSE_BOX_MM - 1.5)
     label = head["label"]
     canvas.setFillColor(_colour(drawing.colours["ink"]))
-    baseline = drawing.y(top + LABEL_PT * PT_MM * 0.85)
-    canvas.setFont("sans-bold", LABEL_PT)
+    baseline = drawing.y(top + LABEL_SIZES[0] * PT_MM * 0.85)
+    canvas.setFont("sans-bold", label["size"])
     canvas.drawString(drawing.x(rx + label["x"]), baseline, label["bold"])
-    canvas.setFont("sans", LABEL_PT)
+    canvas.setFont("sans", label["size"])
     canvas.drawRightString(drawing.x(rx + head["w"]), baseline, label["rest"])
     cw, ch = head["cw"], head["ch"]
     canvas.setStrokeColor(_colour(drawing.colours["ink"]))
@@ -1526,7 +1641,7 @@ def _draw_rose(
 ) -> None:
     """The wind rose at (left, top) and its words to its right, `words_w` wide, at the top
     (beside the page label) or `centred` on the rose."""
-    painter = _Painter(drawing, left, top, (0.0, 0.0, 14.0, 14.0))
+    painter = _Painter(drawing, left, top, (0.0, 0.0, ROSE_BOX_MM, ROSE_BOX_MM))
     cx, cy = rose["centre"]
     painter.paint(
         [
@@ -1537,9 +1652,9 @@ def _draw_rose(
     painter.paint([rose["north"]])
     if not rose["calm"]:
         painter.paint([rose["shaft"], rose["head"]])
-    words = _fitted(rose["text"], "sans", words_w, HEADER_MM - 1, (7.5, 7.0))
+    words = _fitted(rose["text"], "sans", words_w, HEADER_MM - HEAD_CLEAR_MM, (7.5, 7.0))
     words_top = top + cy - words.height_mm / 2 if centred else top + 0.3
-    write(drawing, words, left + 14.0, words_top, words_w)
+    write(drawing, words, left + ROSE_BOX_MM, words_top, words_w)
 
 
 def _draw_legend(drawing: Drawing, legend: Mapping[str, Any], left: float, top: float) -> None:
@@ -1563,9 +1678,17 @@ def _draw_plan(drawing: Drawing, context: Mapping[str, Any], left: float, top: f
     canvas = drawing.canvas
     width = context["page_width"]
     plan = context["plan"]
-    title = _fitted(f"Table plan — {context['scenario_title']}", "serif", width, 16.0,
+    # the page label at the title's right, the title keeping clear of it
+    label = page_label(1, 1)
+    size = LABEL_SIZES[0]
+    label_w = text_width_mm(label, "sans", size) + 3.0
+    title = _fitted(f"Table plan — {context['scenario_title']}", "serif", width - label_w, 16.0,
                     (16.0, 14.0, 12.0, 11.0, 10.0))  # fmt: skip
-    y = write(drawing, title, left, top, width, colour="accent")
+    canvas.setFillColor(_colour(drawing.colours["faint"]))
+    canvas.setFont("sans", size)
+    baseline = top + title.size * LEADING * PT_MM * 0.78
+    canvas.drawRightString(drawing.x(left + width), drawing.y(baseline), label)
+    y = write(drawing, title, left, top, width - label_w, colour="accent")
     intro = (
         f"{context['ruleset_title']}: the table, {plan['size_text']}, north at the top; "
         f"{plan['scale_note']}. Grid lines every 10 cm; the numbers are cm from the north-west "
@@ -1603,7 +1726,7 @@ def _draw_plan(drawing: Drawing, context: Mapping[str, Any], left: float, top: f
         rows.append(_position(f"{f.get('label', '')} ({f.get('type', '')})", f))
     y = _draw_table(drawing, rows, left, y + 1.6, width)
     if context["house_note"]:
-        note = _fitted(context["house_note"] + ".", "sans-italic", width, 4.0, (7.5, 7.0))
+        note = _fitted(context["house_note"], "sans-italic", width, 8.0, (7.5, 7.0))
         write(drawing, note, left, y + 2.0, width, colour="faint")
 
 

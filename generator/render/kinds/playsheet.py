@@ -20,6 +20,7 @@ from typing import Any
 from generator.errors import InputError
 from generator.loading import RuleItem, Rules, Table
 from generator.lookup import cell_text
+from generator.render.house import house_tables_line
 from generator.rulesets import SpecError, sheet_section
 from generator.text import listed, signed
 
@@ -165,4 +166,5 @@ def context(
         "pages": pages,
         "clock": clock,
         "house_tables": [clock["house"]] if clock else [],
+        "house_line": house_tables_line(rules, [clock["house"]] if clock else []),
     }

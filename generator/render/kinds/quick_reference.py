@@ -9,15 +9,16 @@ ruleset's spec decides the order and grouping, the body size and which structure
 a table print as columns (`Layout`); this module decides whether a table goes across the
 page, and adds the odds of every rolled table from the dice module: on the bare dice, or,
 where the spec asks (`OddsBy`), for the roll players make, one column per value of a
-modifier.
+modifier. It also sets the body size on each paper so that the sheet takes the pages it
+needs and no page is left mostly empty (`body_size`).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -26,18 +27,23 @@ from generator.dice import DiceError, distribution, plain_dice
 from generator.loading import Axis, Modifier, RuleItem, Rules, Table
 from generator.loading.cells import parse_cell
 from generator.lookup import cell_text
+from generator.render.pagenumbers import CSS_PAGE_LABEL
 from generator.rulesets import SpecError, sheet_section
 from generator.text import signed
 
 TEXT_KEYS = ("result", "printed", "text")
-# a table cell's padding and rule, and a hyphenated heading's longest piece, in characters
+# a table cell's padding and rule, in characters
 CELL_PADDING = 1.2
-HEADING_WORD = 6
 # the body sizes a spec may ask for, in pt (nothing on paper under 7 pt), and the size of
 # a spec that does not say
 MIN_FONT_PT = 7.0
 MAX_FONT_PT = 9.0
 DEFAULT_FONT_PT = 8.0
+# the body sizes tried when the spec's leaves the last page mostly empty, this far apart
+FONT_STEP_PT = 0.25
+# the share of its height the last page fills at least, where a body size can make it so:
+# a sheet whose last page holds a few lines is a page wasted (or one set too small)
+GOOD_FILL = 0.5
 # a column of the three-column layout (63 mm on A4, the narrower paper) holds about this
 # many characters of 7 pt text
 COLUMN_CHARS = 49
@@ -110,8 +116,9 @@ class Layout:
             its cell format parses it) has the field set.
         odds_by: by table key, for a one-axis table on a modified roll: its odds printed
             per value of one modifier instead of on the bare dice (`OddsBy`).
-        font_size: the body size in pt: the largest (7 to 9) at which the sheet still
-            fits two pages on A4 and on Letter (a test checks it).
+        font_size: the body size in pt (7 to 9) the sheet is set at, unless its last page
+            would then be mostly empty: `body_size` sets it smaller, down to 7 pt, where
+            that saves the page, else larger, up to 9 pt, to fill it.
     """
 
     sections: tuple[Section, ...]
@@ -251,22 +258,34 @@ def context(
     """Return the sheet's sections of play and its runs of blocks, one block per table."""
     assert ruleset is not None  # render_sheet settles the ruleset before asking
     chosen = rules.rulesets[ruleset]
-    plan = layout_of(ruleset)
-    sections = drop_repeated_notes(section_blocks(rules, ruleset, gm=False))
-    return {
-        "ruleset": {"id": chosen.id, "title": chosen.title},
-        "sections": sections,
-        "runs": runs(sections),
-        "house": any(b["house"] for s in sections for b in s["blocks"]),
-        "font_size": f"{plan.font_size:g}",
-    }
+
+    def sheet(size: float) -> dict[str, Any]:
+        # which tables go across the page depends on the size: built afresh for each
+        sections = drop_repeated_notes(section_blocks(rules, ruleset, gm=False, font_size=size))
+        return {
+            "ruleset": {"id": chosen.id, "title": chosen.title},
+            "sections": sections,
+            "runs": runs(sections),
+            "house": any(b["house"] for s in sections for b in s["blocks"]),
+            "page_label_css": CSS_PAGE_LABEL,
+            "font_size": f"{size:g}",
+        }
+
+    return sheet(body_size(sheet, paper, layout_of(ruleset).font_size))
 
 
 def drop_repeated_notes(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Print a footnote of the source once, under the first table of the sheet that has it
     (two tables may share the source's footnotes, as a broadside table and its ammunition
-    table do)."""
+    table do), and not at all where a table of the sheet prints its words: a key the source
+    prints under one table and again as a table of its own ("Combat Results: H= Hull
+    Hits ...") is printed once, as the table."""
     seen: set[str] = set()
+    for section in sections:
+        for blk in section["blocks"]:
+            if blk["kind"] == "rules":
+                seen.add(f"{blk['title']}:")
+                seen.update(_item_texts(blk["items"]))
     for section in sections:
         for blk in section["blocks"]:
             blk["notes"] = [n for n in blk["notes"] if n not in seen]
@@ -274,11 +293,149 @@ def drop_repeated_notes(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sections
 
 
-def section_blocks(rules: Rules, ruleset: str, *, gm: bool) -> list[dict[str, Any]]:
+def _item_texts(items: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Return the printed words of rule items and their sub-items, one string an item."""
+    texts: list[str] = []
+    for item in items:
+        label = f"{item['label']}: " if item["label"] else ""
+        texts.append(f"{label}{item['text']}")
+        texts += _item_texts(item["items"])
+    return texts
+
+
+# ---------------------------------------------------------------- the body size
+
+
+def body_size(sheet: Callable[[float], Mapping[str, Any]], paper: str, size: float) -> float:
+    """Return the body size in pt a quick reference is set at on `paper`: `size` (the
+    spec's), or the size `fitted_size` finds by laying it out, when at `size` its last page
+    would be mostly empty. `sheet` gives the template's context at a body size.
+
+    Each sheet is laid out at most a few times, once per process and paper, and the size
+    found is kept in the disk cache beside the PDFs (its key is the HTML at `size` and this
+    module's source), so a quick reference costs a layout, as before, once it is known.
+    """
+    from generator.render import cache as disk
+    from generator.render.draw import source_fingerprint
+    from generator.render.pdf import layout
+    from generator.render.sheets import PAPERS, get_kind
+    from generator.render.templating import render_html
+
+    template = get_kind("quick-reference").template
+    assert template is not None  # a laid-out kind
+
+    def html(at: float) -> str:
+        # the size decides the layout; colours and metadata do not
+        return render_html(
+            template,
+            doc_title="",
+            doc_subject="",
+            bookmarks=(),
+            paper=PAPERS[paper],
+            mono=False,
+            fillable=False,
+            **sheet(at),
+        )
+
+    key = disk.sheet_key(html(size) + source_fingerprint(__name__), fillable=False)
+    if key in _BODY_SIZES:
+        return _BODY_SIZES[key]
+    stored = disk.load(key, ".size")
+    try:
+        found = float(stored.decode("ascii")) if stored is not None else None
+    except ValueError:
+        found = None  # an entry this code did not write: lay it out again
+    if found is None or not MIN_FONT_PT <= found <= MAX_FONT_PT:
+
+        def measure(at: float) -> tuple[int, float]:
+            document = layout(html(at))
+            return len(document.pages), last_page_fill(document)
+
+        found = fitted_size(measure, size)
+        disk.store(key, f"{found:g}".encode("ascii"), ".size")
+    _BODY_SIZES[key] = found
+    return found
+
+
+_BODY_SIZES: dict[str, float] = {}
+
+
+def fitted_size(measure: Callable[[float], tuple[int, float]], size: float) -> float:
+    """Return the body size a sheet is set at, given what it takes at a size.
+
+    Args:
+        measure: lays the sheet out at a body size (pt) and returns its number of pages
+            and the share of its height the last page fills.
+        size: the size the sheet would be set at (the spec's).
+
+    Returns:
+        `size`, if its last page is filled to `GOOD_FILL` or it has one page; else the
+        largest size from 7 pt (in steps of `FONT_STEP_PT`) at which it takes a page
+        fewer; else, where even 7 pt cannot save the page, the largest size up to 9 pt at
+        which it takes no more pages than at `size` (its last page then fills up).
+    """
+    measured: dict[float, tuple[int, float]] = {}
+
+    def at(candidate: float) -> tuple[int, float]:
+        if candidate not in measured:
+            measured[candidate] = measure(candidate)
+        return measured[candidate]
+
+    pages, fill = at(size)
+    if pages == 1 or fill >= GOOD_FILL:
+        return size
+    steps = round((MAX_FONT_PT - MIN_FONT_PT) / FONT_STEP_PT)
+    sizes = [MIN_FONT_PT + i * FONT_STEP_PT for i in range(steps + 1)]
+    smaller = [s for s in sizes if s < size]
+    if smaller and at(smaller[0])[0] < pages:
+        return _largest(smaller, lambda s: at(s)[0] < pages)
+    larger = [size, *(s for s in sizes if s > size)]
+    return _largest(larger, lambda s: at(s)[0] <= pages)
+
+
+def _largest(sizes: Sequence[float], fits: Callable[[float], bool]) -> float:
+    """Return the largest of `sizes` (ascending) that `fits`, the first being known to fit:
+    a binary search, since a sheet set larger never takes fewer pages."""
+    low, high = 0, len(sizes) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(sizes[middle]):
+            low = middle
+        else:
+            high = middle - 1
+    return sizes[low]
+
+
+def last_page_fill(document: Any) -> float:
+    """Return the share of its content height the last page of a WeasyPrint document fills:
+    down to the foot of its lowest line of text, running footers aside."""
+    # WeasyPrint has no public view of a page's boxes: its page box is what it laid out
+    page = document.pages[-1]._page_box
+    bottom = page.content_box_y()
+    for child in page.children:
+        if type(child).__name__ != "MarginBox":
+            for box in _descendants(child):
+                if type(box).__name__ == "TextBox":
+                    bottom = max(bottom, box.position_y + box.height)
+    return float((bottom - page.content_box_y()) / page.height)
+
+
+def _descendants(box: Any) -> Any:
+    yield box
+    for child in getattr(box, "children", None) or ():
+        yield from _descendants(child)
+
+
+def section_blocks(
+    rules: Rules, ruleset: str, *, gm: bool, font_size: float | None = None
+) -> list[dict[str, Any]]:
     """Return the sections of `ruleset`'s layout printed on the Notes for the GM (`gm`) or on
-    the quick reference, each with its heading, an anchor and a block per table."""
+    the quick reference, each with its heading, an anchor and a block per table; the tables
+    are laid out for a body of `font_size` (by default the spec's)."""
     chosen = rules.rulesets[ruleset]
     plan = layout_of(ruleset)
+    if font_size is not None:
+        plan = replace(plan, font_size=font_size)
     return [
         {
             "title": section.title,
@@ -591,15 +748,17 @@ def one_axis_grid(table: Table, plan: Layout, rules: Rules | None = None) -> dic
         captions.append(odds_caption(axis, "Odds"))
     if targets:
         captions.append(target_caption(table))
-    return {
-        "corner": axis_title(axis),
-        "col_title": "",
-        "heads": [heading for _, heading in columns],
-        "extra_heads": ["Odds"] if chances is not None else [],
-        "odds_row": None,
-        "rows": rows,
-        "captions": [c for c in captions if c],
-    }
+    return aligned(
+        {
+            "corner": axis_title(axis),
+            "col_title": "",
+            "heads": [heading for _, heading in columns],
+            "extra_heads": ["Odds"] if chances is not None else [],
+            "odds_row": None,
+            "rows": rows,
+            "captions": [c for c in captions if c],
+        }
+    )
 
 
 def odds_by_values(table: Table, rules: Rules, wanted: OddsBy) -> tuple[int, ...] | None:
@@ -710,15 +869,17 @@ def _grid_by_value(
     )
     if step == 1:
         caption += f" With other modifiers, read the column of {name} plus their net total."
-    return {
-        "corner": axis_title(axis),
-        "col_title": "",
-        "heads": [heading for _, heading in columns],
-        "extra_heads": [f"{name} {value}" for value, _ in by_value],
-        "odds_row": None,
-        "rows": rows,
-        "captions": [caption],
-    }
+    return aligned(
+        {
+            "corner": axis_title(axis),
+            "col_title": "",
+            "heads": [heading for _, heading in columns],
+            "extra_heads": [f"{name} {value}" for value, _ in by_value],
+            "odds_row": None,
+            "rows": rows,
+            "captions": [caption],
+        }
+    )
 
 
 def two_axis_grid(table: Table, plan: Layout) -> dict[str, Any]:
@@ -755,8 +916,9 @@ def two_axis_grid(table: Table, plan: Layout) -> dict[str, Any]:
     if col_chances is not None:
         captions.append(odds_caption(col_axis, "Odds row"))
     if outcomes:
-        names = [name for name, _ in outcomes]
-        extra_heads += names
+        extra_heads += [name for name, _ in outcomes]
+        # the headings, as words in a sentence: "Any damage" is "any damage"
+        names = [name[:1].lower() + name[1:] for name, _ in outcomes]
         counted = " and of ".join([", of ".join(names[:-1]), names[-1]] if names[1:] else names)
         captions.append(f"Right: the chance on {col_axis.dice} of {counted}, row by row.")
     if targets:
@@ -764,15 +926,60 @@ def two_axis_grid(table: Table, plan: Layout) -> dict[str, Any]:
     # a table printed with captions on its head and foot rows (a staircase whose halves
     # are read two ways) carries them as params: they print on the table, as in the seed
     header, footer = table.params.get("header_caption"), table.params.get("footer_caption")
+    return aligned(
+        {
+            "corner": axis_title(row_axis),
+            "col_title": str(header) if header else axis_title(col_axis),
+            "heads": list(col_axis.labels),
+            "extra_heads": extra_heads,
+            "odds_row": [percent(c) for c in col_chances] if col_chances is not None else None,
+            "rows": rows,
+            "footer": str(footer) if footer else "",
+            "captions": [c for c in captions if c],
+        }
+    )
+
+
+# a cell that is a number: a count, a modifier, a range of rolls, a chance, a bearing, or
+# the dash of none ("3", "+2", "-1", "1-5", "14+", ">21", "<0", "17%", "45°", "—")
+NUMBER = re.compile(r"[<>]?[+\-−–]?\d+(?:\.\d+)?[%°]?(?:\s*[-–]\s*\d+(?:\.\d+)?[%°]?|\+)?|[—–-]")
+
+
+def is_number(text: str) -> bool:
+    """Return whether a cell's text is a number (as `NUMBER` says) rather than words."""
+    return NUMBER.fullmatch(text.strip()) is not None
+
+
+def heading(text: str) -> str:
+    """Return a heading as printed: starting with a capital ("effect" is "Effect", "from°"
+    is "From°"); one that starts with a figure or a sign stays as it is ("1D10")."""
+    return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
+def aligned(grid: dict[str, Any]) -> dict[str, Any]:
+    """Return a grid with its headings capitalised (`heading`) and its number columns
+    marked: ``numeric`` (the row labels) and ``aligns`` (a flag per column of cells) say
+    which columns hold only numbers, printed centred under centred headings."""
+    rows = grid["rows"]
+    labels = [row["label"] for row in rows]
+    columns = len(grid["heads"])
+    cells = [[row["cells"][i]["text"] for row in rows] for i in range(columns)]
+
+    def numbers(texts: Sequence[str]) -> bool:
+        return (
+            bool(texts)
+            and all(is_number(t) for t in texts)
+            and any(any(ch.isdigit() for ch in t) for t in texts)
+        )
+
     return {
-        "corner": axis_title(row_axis),
-        "col_title": str(header) if header else axis_title(col_axis),
-        "heads": list(col_axis.labels),
-        "extra_heads": extra_heads,
-        "odds_row": [percent(c) for c in col_chances] if col_chances is not None else None,
-        "rows": rows,
-        "footer": str(footer) if footer else "",
-        "captions": [c for c in captions if c],
+        **grid,
+        "corner": heading(grid["corner"]),
+        "col_title": heading(grid["col_title"]),
+        "heads": [heading(h) for h in grid["heads"]],
+        "extra_heads": [heading(h) for h in grid["extra_heads"]],
+        "numeric": numbers(labels),
+        "aligns": [numbers(texts) for texts in cells],
     }
 
 
@@ -790,10 +997,9 @@ def grid_is_wide(grid: Mapping[str, Any], column_chars: float = COLUMN_CHARS) ->
     if grid["odds_row"]:
         table.append(["odds", *grid["odds_row"], *["" for _ in grid["extra_heads"]]])
     heads = [grid["corner"], *grid["heads"], *grid["extra_heads"]]
-    # headings may hyphenate (the stylesheet lets them), so their words count as short
+    # headings break between words, never inside one: their longest word counts in full
     least = sum(
-        max([min(_longest_word(head), HEADING_WORD)] + [_longest_word(row[i]) for row in table])
-        + CELL_PADDING
+        max([_longest_word(head)] + [_longest_word(row[i]) for row in table]) + CELL_PADDING
         for i, head in enumerate(heads)
     )
     if least > column_chars:

@@ -5,12 +5,14 @@ table of every unit with its key values (the columns, facts and tags are the ``r
 section of the ruleset's spec), and the side's strength by the generator's own
 measure (`RulesetGenerator.strength`, described by ``strength_measure``), under the
 scenario's title and seed. A scenario given one side (a game-night packet's handout) prints
-that side alone. Without a scenario the sheet is a blank roster to write a force into.
+that side alone, in columns as wide as the whole scenario's (`EVERY_SIDE`). Without a
+scenario the sheet is a blank roster to write a force into.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -19,9 +21,17 @@ from typing import Any
 from generator.generate.base import get_generator
 from generator.loading import Rules
 from generator.render import expressions
-from generator.render.sheets import PAPERS
+from generator.render.draw import text_width_mm
+from generator.render.house import house_tables_line
+from generator.render.pagenumbers import CSS_PAGE_LABEL
+from generator.render.sheets import PAPERS, page_boxes
 from generator.rulesets import SpecError, sheet_section
+from generator.schema import OVERRIDE, override_words
 
+EVERY_SIDE = "every_side"
+"""The key under which a scenario given one side (a packet's sheets for that side, and so its
+handout) keeps every side of the scenario: read to lay that side's roster out as the other
+sides' (the same column widths), never printed."""
 BLANK_ROWS = {"a4": 16, "letter": 14}  # unit rows of a blank roster (one side, one page)
 CLASSES = ("name", "num", "text", "small")  # a column's CSS class in the template
 
@@ -61,6 +71,7 @@ class RosterSpec:
     tags: tuple[Printed, ...]  # beside a ship's name
     columns: tuple[tuple[str, str, Printed], ...]  # (title, class, value)
     sub: Printed | None  # a line under a ship's row
+    bonuses: str = ""  # whether the bonuses a side rolled are already in the ratings
 
 
 def _printed(raw: Any, where: str, *, text_key: str = "value", label: bool = False) -> Printed:
@@ -80,8 +91,12 @@ def _printed(raw: Any, where: str, *, text_key: str = "value", label: bool = Fal
 def roster_spec(ruleset: str) -> RosterSpec:
     """Return the roster section of `ruleset`'s spec, checked."""
     raw, spec = sheet_section(ruleset, "roster")
-    allowed = {"word", "facts", "tags", "columns", "sub"}
-    if set(raw) - allowed or not isinstance(raw.get("word"), str):
+    allowed = {"word", "facts", "tags", "columns", "sub", "bonuses"}
+    if (
+        set(raw) - allowed
+        or not isinstance(raw.get("word"), str)
+        or not isinstance(raw.get("bonuses", ""), str)
+    ):
         raise SpecError(f"{spec.where('roster')}: a roster has a 'word' and {', '.join(allowed)}")
     columns = []
     for index, column in enumerate(raw.get("columns") or []):
@@ -105,14 +120,92 @@ def roster_spec(ruleset: str) -> RosterSpec:
         ),
         columns=tuple(columns),
         sub=_printed({"value": sub}, spec.where("roster", "sub")) if sub is not None else None,
+        bonuses=" ".join(str(raw.get("bonuses", "")).split()),
     )
+
+
+# how the units table sets each column's cells (templates/roster.html.j2): (font, pt)
+CELL_FONTS = {
+    "name": ("serif", 10.0),
+    "num": ("sans", 8.0),
+    "text": ("sans", 8.0),
+    "small": ("sans", 7.0),
+}
+HEAD_FONT = ("sans-bold", 7.0)
+TAG_FONT = ("sans-bold", 7.0)
+CELL_PAD_MM = 1.6 + 0.2  # a cell's padding (0.8 mm a side) and its rules
+INDEX_MM = 5.0  # the column of row numbers
+SHORT_MM = 22.0  # a column no wider than this on one line is kept to one line if it can be
+WORD = re.compile(r"[\s\u00ad]+")  # a heading breaks at a space or its soft hyphen
+
+
+def _widths(text: str, font: tuple[str, float], wraps: bool) -> tuple[float, float]:
+    """Return the least width `text` takes (its longest word, or all of it when it may
+    not wrap) and its width on one line, in mm."""
+    whole = text_width_mm(text.replace("\u00ad", ""), *font)
+    if not wraps:
+        return whole, whole
+    words = [w for w in WORD.split(text) if w]
+    return max((text_width_mm(w, *font) for w in words), default=0.0), whole
+
+
+def column_widths(
+    columns: list[Column], sides: list[dict[str, Any]], width_mm: float
+) -> list[float]:
+    """Return the width of every column of the units tables, in mm (the row numbers'
+    first), the same for every side of the sheet so that its tables line up: each
+    column has room for its longest word (a number column for its longest value) and
+    shares what is left as its longest line asks, as a browser's automatic layout would
+    for one table holding every side's ships."""
+    least, most = [], []
+    for index, (title, cls) in enumerate(columns):
+        low, high = _widths(title, HEAD_FONT, wraps=True)
+        for side in sides:
+            for unit in side["units"]:
+                if index == 0:
+                    cell_low, cell_high = _widths(unit["name"], CELL_FONTS["name"], wraps=True)
+                    if unit["tags"]:
+                        tags = ", ".join(unit["tags"])
+                        tag_low, tag_high = _widths(tags, TAG_FONT, wraps=True)
+                        cell_low = max(cell_low, tag_low)
+                        cell_high += text_width_mm(" ", *CELL_FONTS["name"]) + tag_high
+                else:
+                    cell = str(unit["cells"][index - 1])
+                    cell_low, cell_high = _widths(cell, CELL_FONTS[cls], wraps=cls != "num")
+                low, high = max(low, cell_low), max(high, cell_high)
+        least.append(low + CELL_PAD_MM)
+        most.append(high + CELL_PAD_MM)
+    room = width_mm - INDEX_MM
+    if sum(most) <= room:  # every column on one line: the spare shared as they ask
+        widths = [w + (room - sum(most)) * w / sum(most) for w in most]
+    elif sum(least) < room:
+        # a short column ("3rd Class") keeps to one line if the long ones can still have
+        # their longest words; the long ones share what is over as they ask
+        short = [hi <= SHORT_MM for hi in most]
+        if sum(hi if s else lo for s, lo, hi in zip(short, least, most, strict=True)) > room:
+            short = [False] * len(most)
+        fixed = sum(hi for s, hi in zip(short, most, strict=True) if s)
+        low = sum(lo for s, lo in zip(short, least, strict=True) if not s)
+        high = sum(hi for s, hi in zip(short, most, strict=True) if not s)
+        over = (room - fixed - low) / (high - low)
+        widths = [
+            hi if s else lo + (hi - lo) * over for s, lo, hi in zip(short, least, most, strict=True)
+        ]
+    else:  # too narrow even for the longest words: each as it asks, scaled to fit
+        widths = [w * room / sum(least) for w in least]
+    return [INDEX_MM, *(round(w, 2) for w in widths)]
 
 
 def _row(spec: RosterSpec, ship: dict[str, Any], navy: Callable[[Any], str]) -> Row:
     scope = {"ship": ship, "navy": navy}
+    tags = [tag.text(**scope) for tag in spec.tags if tag.shown(**scope)]
+    kept = ship.get(OVERRIDE)
+    if isinstance(kept, list) and kept:
+        # values a GM set against the rules' (generator.schema.override): said, not hidden
+        tags.append(f"set by the GM: {', '.join(override_words(kept))}")
     return {
         "name": str(ship["name"]),
-        "tags": [tag.text(**scope) for tag in spec.tags if tag.shown(**scope)],
+        "tags": tags,
         "cells": [value.text(**scope) for _, _, value in spec.columns],
         "sub": spec.sub.text(**scope) if spec.sub else "",
     }
@@ -164,8 +257,11 @@ def context(
             "sides": sides,
             "word": word,
             "measure": gen.strength_measure,
+            "bonuses": spec.bonuses,
             "ratio": None,
-            "house_tables": [],
+            "house_line": "",
+            "widths": None,
+            "page_label_css": CSS_PAGE_LABEL,
         }
     strengths = []
     for side in data.get("sides", []):
@@ -186,6 +282,12 @@ def context(
     ratio = None
     if len(strengths) == 2 and max(strengths) > 0:
         ratio = f"{round(100 * min(strengths) / max(strengths))} %"
+    # the columns are measured on every side of the scenario, also for a sheet that prints
+    # one side (in a packet): each side's roster then lines up with the others'
+    every = data.get(EVERY_SIDE)
+    measured = every if isinstance(every, list) and every else data.get("sides", [])
+    tables = [{"units": [_row(spec, u, navy_name) for u in s.get(gen.units, [])]} for s in measured]
+    left, _, right, _ = page_boxes("roster", paper)["art"]
     return {
         "scenario": data,
         "ruleset_title": rules.rulesets[ruleset].title,
@@ -193,6 +295,9 @@ def context(
         "sides": sides,
         "word": word,
         "measure": gen.strength_measure,
+        "bonuses": spec.bonuses,
         "ratio": ratio,
-        "house_tables": [str(t) for t in data.get("house_tables", [])],
+        "house_line": house_tables_line(rules, data.get("house_tables", [])),
+        "widths": column_widths(columns, tables, right - left),
+        "page_label_css": CSS_PAGE_LABEL,
     }

@@ -34,7 +34,10 @@ from typing import Any
 from generator.errors import QuartermasterError
 from generator.generate.base import get_generator
 from generator.loading import Rules
+from generator.render import expressions
 from generator.render.draw import LEADING, MM, Box, Drawing, Fitted, fit, text_width_mm, wrap, write
+from generator.render.house import house_tables_line
+from generator.render.pagenumbers import page_label
 from generator.render.sheets import page_boxes
 from generator.rulesets import SpecError, sheet_section
 
@@ -50,6 +53,9 @@ ROW_MM = 6.0  # a row of boxes: a box and the space under it
 HALF_MM, TICK_MM = 3.4, 2.0  # the room the ½ mark and a tick take between two boxes
 TICK_PT = 1.3
 WRITE_MM = 5.5  # a write-in box's height
+FACT_WRITE_MM = 9.0  # a blank log's write-in box for a rating ("+2")
+NAME_WRITE_MM = 70.0  # a blank log's name box, where her particulars follow on its line ...
+HEADS_BESIDE_MM = 60.0  # ... when the log leaves this much beside it
 RIGHT_GAP_MM = 2.5  # between the left and the right column of a log
 BLOCK_MM = 1.0  # between the parts of a log
 TURN_MM, LOG_HEAD_MM, LOG_ROW_MM = 10.0, 4.2, 6.0  # turn log: turn column, heading, a row
@@ -86,9 +92,29 @@ class LogLayout:
     check: float  # one labelled check box, when check boxes stand in columns
     group_label: float = 0.0  # the label column of a group of rows (the officers')
     blank_label: float = 5.0  # added to `label` on a blank log (a write-in box)
+    # how many turns the game lasts at most, a Jinja text over `scenario` (None: a blank
+    # log) and `params` (a table's params by its id); "" when the rules set no length
+    turns: str = ""
+    where: str = ""  # the spec's file and line of `turns`
+
+    def game_turns(self, rules: Rules, scenario: Mapping[str, Any] | None) -> int | None:
+        """Return how many turns a game lasts at most (a log has a row for each), or None
+        when the rules set no length."""
+        if not self.turns:
+            return None
+        text = expressions.text(
+            self.turns,
+            self.where,
+            scenario=scenario,
+            params=lambda table_id: rules.table(table_id).params,
+        )
+        if not text.isdigit():
+            raise SpecError(f"{self.where}: turns must come to a whole number, not {text!r}")
+        return int(text)
 
 
 WIDTHS = {"label", "right", "check", "group_label", "blank_label"}
+KEYS = {"layout", "blank_logs", "turn_log", "widths", "turns"}
 
 
 @cache
@@ -99,7 +125,8 @@ def layout_of(ruleset: str) -> LogLayout:
     widths = raw.get("widths")
     turn_log = raw.get("turn_log")
     if (
-        set(raw) != {"layout", "blank_logs", "turn_log", "widths"}
+        not {"layout", "blank_logs", "turn_log", "widths"} <= set(raw) <= KEYS
+        or not isinstance(raw.get("turns", ""), str)
         or raw["layout"] not in ("half", "full")
         or not isinstance(raw["blank_logs"], int)
         or not (isinstance(turn_log, list) and len(turn_log) == 2)
@@ -108,13 +135,16 @@ def layout_of(ruleset: str) -> LogLayout:
     ):
         raise SpecError(
             f"{where}: a ship-log section has layout (half or full), blank_logs, "
-            f"turn_log [rows, columns] and widths ({', '.join(sorted(WIDTHS))})"
+            f"turn_log [rows, columns], widths ({', '.join(sorted(WIDTHS))}) and may have "
+            "turns (the game's length, a Jinja text)"
         )
     return LogLayout(
         layout=raw["layout"],
         blank_logs=raw["blank_logs"],
         turn_log=(int(turn_log[0]), int(turn_log[1])),
         **{key: float(value) for key, value in widths.items() if isinstance(value, int | float)},
+        turns=str(raw.get("turns", "")),
+        where=spec.where("ship-log", "turns") if "turns" in raw else where,
     )
 
 
@@ -158,14 +188,16 @@ def resolution(rules: Rules, resolver_id: str, **inputs: Any) -> Any | None:
 
 
 class Log:
-    """One ship's log as plain data; every field name starts with the log's prefix."""
+    """One ship's log as plain data; every field name starts with the log's prefix, and
+    every field has a tooltip in the sheet's words (``tips``: a viewer shows it, a screen
+    reader reads it; the name is the program's)."""
 
     def __init__(self, prefix: str, name: str | None) -> None:
         self.prefix = prefix
         self.card: dict[str, Any] = {
             "name": name,
             "prefix": prefix,
-            "name_field": f"{prefix}_name",
+            "tips": {},
             "tags": [],
             "lines": [],
             "heads": [],
@@ -174,13 +206,30 @@ class Log:
             "rows": [],
             "log": (1, 1),
         }
+        self.card["name_field"] = self.field("name", tip="Ship’s name")
 
-    def field(self, *parts: Any) -> str:
-        return "_".join([self.prefix, *(slug(str(p)) for p in parts)])
+    def field(self, *parts: Any, tip: str) -> str:
+        """Return the name of the field `parts` name (after the log's prefix); keep `tip`,
+        what it is in the sheet's words, as its tooltip (her name first, if she has one)."""
+        name = "_".join([self.prefix, *(slug(str(p)) for p in parts)])
+        self.card["tips"][name] = tooltip(self.card["name"], tip)
+        return name
+
+    def cell_field(self, parts: Sequence[Any], box: int | None = None) -> str:
+        """A table cell's field: its row's label and what the cell holds ("Port: loaded"),
+        and with `box` which of the cell's boxes ("Port: reload, box 2")."""
+        label, *rest = (str(p) for p in parts)
+        label = label[:1].upper() + label[1:]  # a key ("port") as the row says it
+        tip = f"{label}: {' '.join(rest)}" if rest else label
+        if box is None:
+            return self.field(*parts, tip=tip)
+        return self.field(*parts, box, tip=f"{tip}, box {box}")
 
     def head(self, label: str, width_mm: float) -> None:
         """A write-in box for a particular of a blank log (class, captain ...)."""
-        self.card["heads"].append({"label": label, "field": self.field(label), "width": width_mm})
+        self.card["heads"].append(
+            {"label": label, "field": self.field(label, tip=label), "width": width_mm}
+        )
 
     def fact(self, label: str, value: Any | None) -> None:
         """A rating printed (or, when None, written in) beside the particulars."""
@@ -188,7 +237,7 @@ class Log:
             {
                 "label": label,
                 "value": None if value is None else str(value),
-                "field": self.field(label),
+                "field": self.field(label, tip=label),
             }
         )
 
@@ -201,7 +250,7 @@ class Log:
                 "label": label,
                 "value": value,
                 "how": how,
-                "field": self.field("figure", label),
+                "field": self.field("figure", label, tip=label),
                 "width": width,
             }
         )
@@ -241,8 +290,8 @@ class Log:
             "kind": "track",
             "label": label,
             "value": None if value is None else str(value),
-            "value_field": self.field(key, "value") if blank else None,
-            "boxes": [self.field(key, i + 1) for i in range(count)],
+            "value_field": self.field(key, "value", tip=label) if blank else None,
+            "boxes": [self.field(key, i + 1, tip=f"{label}, box {i + 1}") for i in range(count)],
             "marks": {str(k): v for k, v in sorted(marks.items())},
             "note": note,
             "end": end,
@@ -254,8 +303,12 @@ class Log:
     def check(self, label: str, count: int = 1, key: str | None = None) -> dict[str, Any]:
         """`count` check boxes with their label (`key` names the fields instead)."""
         stem = key or label
+        # a key is the box in words where the label is short ("MF" after a mast: "Foremast fire")
+        said = stem[:1].upper() + stem[1:]
         fields = (
-            [self.field(stem)] if count == 1 else [self.field(stem, i + 1) for i in range(count)]
+            [self.field(stem, tip=said)]
+            if count == 1
+            else [self.field(stem, i + 1, tip=f"{said}, box {i + 1}") for i in range(count)]
         )
         return {"label": label, "fields": fields}
 
@@ -269,7 +322,7 @@ class Log:
         return {
             "kind": "writeins",
             "entries": [
-                {"label": label, "field": self.field(label), "width": width}
+                {"label": label, "field": self.field(label, tip=label), "width": width}
                 for label, width in labels
             ],
         }
@@ -280,7 +333,11 @@ class Log:
             "kind": "choice",
             "label": label,
             "options": [
-                {"label": option, "start": option == start, "field": self.field(label, option)}
+                {
+                    "label": option,
+                    "start": option == start,
+                    "field": self.field(label, option, tip=f"{label}: {option}"),
+                }
                 for option in options
             ],
         }
@@ -305,12 +362,12 @@ class Log:
     def cell_checks(self, *parts: Any, count: int = 1) -> dict[str, Any]:
         """A table cell of `count` check boxes."""
         if count == 1:
-            return {"kind": "checks", "fields": [self.field(*parts)]}
-        return {"kind": "checks", "fields": [self.field(*parts, i + 1) for i in range(count)]}
+            return {"kind": "checks", "fields": [self.cell_field(parts)]}
+        return {"kind": "checks", "fields": [self.cell_field(parts, i + 1) for i in range(count)]}
 
     def cell_write(self, *parts: Any, width: float = 12.0) -> dict[str, Any]:
         """A table cell with a write-in box `width` mm wide."""
-        return {"kind": "write", "field": self.field(*parts), "width": width}
+        return {"kind": "write", "field": self.cell_field(parts), "width": width}
 
     def full(self, *sections: dict[str, Any]) -> None:
         self.card["rows"].append({"kind": "full", "sections": list(sections)})
@@ -321,6 +378,12 @@ class Log:
     def turn_log(self, rows: int, cols: int) -> None:
         """The turn log's fewest rows and its columns (a page's spare height adds rows)."""
         self.card["log"] = (rows, cols)
+
+
+def tooltip(name: str | None, words: str) -> str:
+    """Return a field's tooltip: `words`, after her name on a log of a named ship (a page
+    holds several logs)."""
+    return f"{name}: {words}" if name else words
 
 
 def tracks(*rows: dict[str, Any], group: str = "") -> dict[str, Any]:
@@ -334,12 +397,17 @@ def ship_log(
     prefix: str,
     ship: dict[str, Any] | None,
     side: dict[str, Any] | None,
+    turns: int | None = None,
 ) -> dict[str, Any]:
     """Return the log of `ship` of `side` (both None: a blank log) as plain data: what it
-    holds is the ruleset generator's to say (`RulesetGenerator.ship_log`)."""
+    holds is the ruleset generator's to say (`RulesetGenerator.ship_log`); its turn log
+    has a row for each of the game's `turns` (None: the rules set no length)."""
     log = Log(prefix, str(ship["name"]) if ship else None)
     get_generator(ruleset).ship_log(log, rules, ship, side)
-    log.turn_log(*layout_of(ruleset).turn_log)
+    rows, columns = layout_of(ruleset).turn_log
+    if turns:
+        rows = max(rows, math.ceil(turns / columns))
+    log.turn_log(rows, columns)
     return log.card
 
 
@@ -420,16 +488,16 @@ def _middle(size: float, height: float = BOX_MM) -> float:
 def _card_body(card: Mapping[str, Any], width: float, cols: Columns) -> tuple[Items, float]:
     """Lay out a log but its turn log, `width` mm wide; return its items and height."""
     out = Items()
-    y = _name_row(out, card, width)
+    y, after_name = _name_row(out, card, width)
     for line in card["lines"]:
         y = out.text(line, "sans", 7.5, 0, y, width)
+    # a blank log stands as a headed one does: her particulars, her ratings, then her
+    # numbers in their band (written in; the page says how to work them out)
     heads, figures = list(card["heads"]), list(card["figures"])
-    if figures and all(f["value"] is None for f in figures):
-        # a blank log's numbers are written in beside her particulars (the page says how
-        # to work them out)
-        heads += figures
-        figures = []
-    if heads:
+    if heads and after_name is not None and not card["lines"]:
+        # a wide log: her particulars follow her name on its line
+        y = _writeins(out, heads, 0, width, 0.25, start=after_name) + 0.6
+    elif heads:
         y = _writeins(out, heads, 0, width, y + BLOCK_MM * 0.6)
     if card["facts"]:
         y = _facts(out, card["facts"], width, y + BLOCK_MM * 0.6)
@@ -457,14 +525,21 @@ def _card_body(card: Mapping[str, Any], width: float, cols: Columns) -> tuple[It
     return out, y
 
 
-def _name_row(out: Items, card: Mapping[str, Any], width: float) -> float:
+def _name_row(out: Items, card: Mapping[str, Any], width: float) -> tuple[float, float | None]:
+    """Lay out her name (a write-in box on a blank log); return the mm under it and, on a
+    blank log wide enough for her particulars to follow on the name's line, where they
+    start."""
     name = card["name"]
     if name is None:
         label = "Ship’s name"
         lw = _w(label, "sans", 7.5)
         out.text(label, "sans", 7.5, 0, _middle(7.5, 6.0), lw + 0.5, colour="faint")
-        out.write_in(lw + 1.5, 0, width - lw - 1.5, 6.0, card["name_field"])
-        return 6.0 + 0.6
+        box = width - lw - 1.5
+        follow = box - NAME_WRITE_MM >= HEADS_BESIDE_MM
+        if follow:
+            box = NAME_WRITE_MM
+        out.write_in(lw + 1.5, 0, box, 6.0, card["name_field"])
+        return 6.0 + 0.6, (lw + 1.5 + box + 3.0 if follow else None)
     tags = " · ".join(card["tags"])
     tags_w = min(_w(tags, "sans-bold", 7.5) + 0.2, width * 0.45) if tags else 0.0
     room = width - tags_w - (2.5 if tags else 0.0)
@@ -482,14 +557,19 @@ def _name_row(out: Items, card: Mapping[str, Any], width: float) -> float:
                 tags, "sans-bold", 7.5, width - tags_w, top, tags_w, align="right", colour="accent"
             ),
         )
-    return below + 0.3
+    return below + 0.3, None
 
 
 def _writeins(
-    out: Items, entries: Sequence[Mapping[str, Any]], x0: float, width: float, y: float
+    out: Items,
+    entries: Sequence[Mapping[str, Any]],
+    x0: float,
+    width: float,
+    y: float,
+    start: float | None = None,
 ) -> float:
-    """Labelled write-in boxes, flowing left to right."""
-    x = x0
+    """Labelled write-in boxes, flowing left to right (the first line from `start`)."""
+    x = x0 if start is None else start
     for entry in entries:
         lw = _w(entry["label"], "sans", 7)
         box = min(float(entry["width"]), width - lw - 1.0)
@@ -502,13 +582,23 @@ def _writeins(
 
 
 def _facts(out: Items, facts: Sequence[Mapping[str, Any]], width: float, y: float) -> float:
-    if any(f["value"] is None for f in facts):  # a blank log: a row of labelled boxes
-        cell = (width - 2.0 * (len(facts) - 1)) / len(facts)
-        for i, fact in enumerate(facts):
-            x = i * (cell + 2.0)
-            out.text(fact["label"], "sans", 7, x, y, cell, colour="faint", lines=[fact["label"]])
-            out.write_in(x, y + _lh(7) + 0.3, cell, WRITE_MM, fact["field"])
-        return y + _lh(7) + 0.3 + WRITE_MM
+    if any(f["value"] is None for f in facts):
+        # a blank log: each label left of its write-in box, as her particulars stand, in
+        # even columns (the boxes one above another) on as few lines as they fit
+        label_w = max(_w(f["label"], "sans", 7) for f in facts) + 1.0
+        per_line = max(1, min(len(facts), int((width + 3.0) // (label_w + FACT_WRITE_MM + 3.0))))
+        per_line = math.ceil(len(facts) / math.ceil(len(facts) / per_line))
+        column = width / per_line
+        for index, fact in enumerate(facts):
+            line, place = divmod(index, per_line)
+            x, top = place * column, y + line * (WRITE_MM + 1.0)
+            out.text(
+                fact["label"], "sans", 7, x, top + _middle(7, WRITE_MM), label_w,
+                colour="faint", lines=[fact["label"]],
+            )  # fmt: skip
+            out.write_in(x + label_w, top, FACT_WRITE_MM, WRITE_MM, fact["field"])
+        lines = math.ceil(len(facts) / per_line)
+        return y + lines * (WRITE_MM + 1.0) - 1.0
     x, height = 0.0, _lh(9)
     for fact in facts:
         lw, vw = _w(fact["label"], "sans", 7), _w(fact["value"], "sans-bold", 9)
@@ -537,6 +627,24 @@ def _figures(out: Items, figures: Sequence[Mapping[str, Any]], width: float, y: 
     top, start = y, len(out.items)
     y += 0.6
     inner = width - 2 * pad
+    if all(f["value"] is None for f in figures):
+        # a blank log: her numbers' write-in boxes flow along the band (the page says how
+        # to work each out)
+        x = pad
+        for figure in figures:
+            lw = _w(figure["label"], "sans-bold", 7.5)
+            box = min(float(figure["width"]), inner - lw - 1.0)
+            if x > pad and x + lw + 1.0 + box > pad + inner + 0.01:
+                x, y = pad, y + WRITE_MM + 0.6
+            out.text(
+                figure["label"], "sans-bold", 7.5, x, y + _middle(7.5, WRITE_MM), lw + 0.3,
+                lines=[figure["label"]],
+            )  # fmt: skip
+            out.write_in(x + lw + 1.0, y, box, WRITE_MM, figure["field"])
+            x += lw + 1.0 + box + 3.0
+        y += WRITE_MM + 0.6
+        out.items.insert(start, {"k": "band", "x": 0.0, "y": top, "w": width, "h": y - top})
+        return y
     for figure in figures:
         x = pad
         out.text(figure["label"], "sans-bold", 7.5, x, y + 0.35, label_w, lines=[figure["label"]])
@@ -846,9 +954,10 @@ def _table(out: Items, section: Mapping[str, Any], x0: float, width: float, y: f
 
 
 def _turn_log(
-    out: Items, prefix: str, x0: float, width: float, y: float, rows: int, columns: int
+    out: Items, card: Mapping[str, Any], x0: float, width: float, y: float, rows: int, columns: int
 ) -> float:
     """The turn log: a heading and `rows` rows of Turn and Notes in `columns` columns."""
+    prefix = card["prefix"]
     out.add("band", x=x0, y=y, w=width, h=LOG_HEAD_MM, style="head")
     column = width / columns
     for c in range(columns):
@@ -887,6 +996,7 @@ def _turn_log(
                 w=TURN_MM - 2 * inset,
                 h=LOG_ROW_MM - 2 * inset,
                 name=f"{prefix}_log_{number}_turn",
+                tip=tooltip(card["name"], f"Turn log, entry {number}: turn"),
             )
             out.add(
                 "field",
@@ -895,6 +1005,7 @@ def _turn_log(
                 w=column - TURN_MM - 2 * inset,
                 h=LOG_ROW_MM - 2 * inset,
                 name=f"{prefix}_log_{number}_notes",
+                tip=tooltip(card["name"], f"Turn log, entry {number}: notes"),
             )
     for c in range(columns):
         left = x0 + c * column
@@ -930,9 +1041,14 @@ def _place(
     items = [
         {"k": "frame", "x": x, "y": y, "w": width, "h": height, "colour": "rule", "pt": BORDER_PT}
     ]
-    items += laid.body.shifted(x + PAD_MM, y + PAD_MM)
+    # each box's and write-in's tooltip, kept by its name (`Log.field`)
+    tips = laid.card["tips"]
+    items += [
+        {**item, "tip": tips[item["field"]]} if item["k"] in ("box", "write") else item
+        for item in laid.body.shifted(x + PAD_MM, y + PAD_MM)
+    ]
     log = Items()
-    _turn_log(log, laid.card["prefix"], 0.0, inner, 0.0, rows, laid.columns)
+    _turn_log(log, laid.card, 0.0, inner, 0.0, rows, laid.columns)
     items += log.shifted(x + PAD_MM, y + height - PAD_MM - LOG_HEAD_MM - rows * LOG_ROW_MM)
     return items
 
@@ -1020,9 +1136,11 @@ def context(
     navies = rules.names.navies if rules.names else {}
     title = rules.rulesets[ruleset].title
     sides: list[dict[str, Any]] = []
+    turns = spec.game_turns(rules, data)
     if data is None:
         logs = [
-            ship_log(rules, ruleset, f"blank_{i + 1}", None, None) for i in range(spec.blank_logs)
+            ship_log(rules, ruleset, f"blank_{i + 1}", None, None, turns)
+            for i in range(spec.blank_logs)
         ]
         sides.append({"name": None, "navy": "", "logs": logs})
     else:
@@ -1035,7 +1153,7 @@ def context(
             used.add(prefix)
             navy = str(side.get("navy", ""))
             logs = [
-                ship_log(rules, ruleset, f"{prefix}_{i + 1}", ship, side)
+                ship_log(rules, ruleset, f"{prefix}_{i + 1}", ship, side, turns)
                 for i, ship in enumerate(side.get("ships", []))
             ]
             navy_title = str(navies[navy]["title"]) if navy in navies else navy.capitalize()
@@ -1043,7 +1161,7 @@ def context(
     blank = data is None
     cols = columns(spec, sides, blank)
     notes = get_generator(ruleset).ship_log_notes(rules)
-    house = [str(t) for t in data.get("house_tables", [])] if data else []
+    house = house_tables_line(rules, data.get("house_tables", [])) if data else ""
     pages: list[dict[str, Any]] = []
     for side in sides:
         if blank:
@@ -1085,14 +1203,7 @@ def context(
                 )
             )
         if house:
-            intro.append(
-                (
-                    f"House tables used: {len(house)}, listed on the briefing",
-                    "sans-italic",
-                    7.0,
-                    "faint",
-                )
-            )
+            intro.append((house, "sans-italic", 7.0, "faint"))
         pages += _side_pages(
             side, heading, intro, spec, cols, card_w, (left, top, right, bottom), blank
         )
@@ -1101,6 +1212,7 @@ def context(
         "paper": paper,
         "ruleset_title": title,
         "layout": spec.layout,
+        "turns": turns,
         "columns": dataclasses.asdict(cols),
         "sides": sides,
         "pages": pages,
@@ -1151,14 +1263,14 @@ def _side_pages(
     per_unit = 2 if spec.layout == "half" else 1
     units = [laid[i : i + per_unit] for i in range(0, len(laid), per_unit)]
     heights = [max(log.card_height(log.rows) for log in unit) for unit in units]
-    _, first_top = _header(heading, "1/1", intro, left, width, top)
-    _, other_top = _header(heading, "1/1", [], left, width, top)
+    _, first_top = _header(heading, page_label(1, 1), intro, left, width, top)
+    _, other_top = _header(heading, page_label(1, 1), [], left, width, top)
     plan = _pages(heights, bottom - first_top, bottom - other_top)
     if blank and len(plan) > 1:
         raise QuartermasterError(f"{spec.blank_logs} blank logs do not fit on one page")
     pages = []
     for number, chosen in enumerate(plan, start=1):
-        counter = "" if blank else f"{number}/{len(plan)}"
+        counter = page_label(number, len(plan))
         items, y = _header(heading, counter, intro if number == 1 else [], left, width, top)
         used = sum(heights[i] for i in chosen) + GAP_MM * (len(chosen) - 1)
         extra = _spread(max(int((bottom - y - used + 1e-6) // LOG_ROW_MM), 0), len(chosen))
@@ -1243,31 +1355,52 @@ def _paint(
         canvas.setLineWidth(BOX_PT)
         canvas.rect(*rect, stroke=1, fill=0)
         if form is not None:
-            _checkbox(form, prefix + item["field"], rect[0], rect[1], w * MM, colours["ink"])
+            _checkbox(
+                drawing,
+                form,
+                prefix + item["field"],
+                item["tip"],
+                rect[0],
+                rect[1],
+                w * MM,
+                colours["ink"],
+            )
         return
     if kind == "write":
         canvas.setStrokeColor(colours["rule"])
         canvas.setLineWidth(0.6)
         canvas.rect(*rect, stroke=1, fill=0)
         if form is not None:
-            _text_field(form, prefix + item["field"], rect, colours)
+            drawing.text_field(prefix + item["field"], rect, colours["ink"], tooltip=item["tip"])
         return
     if kind == "field":  # a turn log's cell: ruled already, a field only when fillable
         if form is not None:
-            _text_field(form, prefix + item["name"], rect, colours)
+            drawing.text_field(prefix + item["name"], rect, colours["ink"], tooltip=item["tip"])
         return
     raise QuartermasterError(f"a ship's log has no item of kind '{kind}'")
 
 
-def _checkbox(form: Any, name: str, x: float, y: float, size: float, ink: Any) -> None:
+def _checkbox(
+    drawing: Drawing,
+    form: Any,
+    name: str,
+    tooltip: str,
+    x: float,
+    y: float,
+    size: float,
+    ink: Any,
+) -> None:
     """Lay a check box field over a printed box: ReportLab's `checkbox`, but with its six
     appearance streams made once per size and colour rather than for every box (making
-    them took most of a fillable page's time); the field is the same."""
-    from reportlab.pdfbase.acroform import (  # type: ignore[attr-defined]  # not in the stubs
-        ZDSyms,
-        annotationFlagValues,
-        makeFlags,
-    )
+    them took most of a fillable page's time), `tooltip` (/TU: what a viewer shows and
+    a screen reader reads) in the sheet's words, and a /DA of its own in the form's
+    embedded font (a packet keeps no form-level /DA).
+
+    No /MK /CA caption: ReportLab's is ZapfDingbats' cross code ("5"), which a viewer
+    rebuilding the look in the /DA's font would print as a "5". The appearance streams
+    draw the cross as lines, in no font; poppler rebuilds a check box only when it has
+    no appearance (then drawing a tick), and pypdf only switches its state (/AS)."""
+    from reportlab.pdfbase.acroform import annotationFlagValues, makeFlags
     from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
 
     made: dict[tuple[float, str], dict[str, dict[str, Any]]] = form.__dict__.setdefault(
@@ -1302,21 +1435,12 @@ def _checkbox(form: Any, name: str, x: float, y: float, size: float, ink: Any) -
             "Ff": 0,
             "H": PDFName("N"),
             "T": PDFString(name),
-            "MK": PDFDictionary({"CA": f"({ZDSyms['cross']})"}),
+            "TU": PDFString(tooltip),
+            "DA": PDFString(drawing.form_appearance(ink)),
         }
     )
     form.canv._addAnnotation(field)
     form.fields.append(form.getRef(field))
-
-
-def _text_field(
-    form: Any, name: str, rect: tuple[float, float, float, float], colours: Mapping[str, Any]
-) -> None:
-    x, y, w, h = rect
-    form.textfield(
-        name=name, x=x, y=y, width=w, height=h, borderWidth=0, borderColor=None,
-        fillColor=None, textColor=colours["ink"], fontSize=9, fieldFlags="", maxlen=None,
-    )  # fmt: skip
 
 
 def _mark(
