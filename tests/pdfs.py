@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -204,6 +205,21 @@ def _inherited(field: Any, key: str) -> str | None:
         field = field.get("/Parent")
         field = field.get_object() if field is not None else None
     return None
+
+
+def fields(reader: PdfReader) -> Iterator[Any]:
+    """Every field of the form that has a value (its widgets' parent, or a widget that is
+    its own field), each once."""
+    seen: set[int] = set()
+    for page in reader.pages:
+        for annot in page.get("/Annots") or []:
+            widget = annot.get_object()
+            if widget.get("/Subtype") != "/Widget":
+                continue
+            field = widget["/Parent"].get_object() if "/Parent" in widget else widget
+            if id(field) not in seen:
+                seen.add(id(field))
+                yield field
 
 
 def widgets(reader: PdfReader, *, unit: float = 1.0) -> list[Widget]:

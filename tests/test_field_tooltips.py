@@ -10,35 +10,19 @@ logs drawn with ReportLab had no /TU at all.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import DictionaryObject
 
 from generator.generate.scenario import roll_scenario
 from generator.loading import Rules
 from generator.render.sheets import get_kind, render_sheet, sheet_kinds
 from generator.rulesets import serving
-from tests.pdfs import read
+from tests.pdfs import fields, read
 
 # a program's name: snake_case, kebab-case, or letters run into digits ("hp_3", "t1_opponent",
 # "boarding-fight_boarder_1", "clock3")
 PROGRAM_NAME = re.compile(r"^[a-z0-9]+(?:[_-][a-z0-9]+)+$|^[a-z]+\d+$")
-
-
-def fields(reader: PdfReader) -> Iterator[DictionaryObject]:
-    """Every field with a value, once: a widget's parent (a radio group), or the widget."""
-    seen: set[int] = set()
-    for page in reader.pages:
-        for annot in page.get("/Annots") or []:
-            widget = annot.get_object()
-            if widget.get("/Subtype") != "/Widget":
-                continue
-            field = widget["/Parent"].get_object() if "/Parent" in widget else widget
-            if id(field) not in seen:
-                seen.add(id(field))
-                yield field
 
 
 def tooltips(reader: PdfReader) -> dict[str, str]:

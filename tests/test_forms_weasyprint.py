@@ -26,7 +26,7 @@ from pypdf.generic import DictionaryObject
 from generator.generate.duel import roll_character
 from generator.loading import Rules
 from generator.render.sheets import render_sheet
-from tests.pdfs import read
+from tests.pdfs import fields, read
 
 # (kind, seed of the duellist or None for a blank sheet, paper, mono)
 FORMS = [
@@ -62,21 +62,6 @@ def forms(rules: Rules) -> dict[tuple[str, int | None, str, bool], bytes]:
             kind, rules, data=data, paper=paper, mono=mono, fillable=True
         )
     return made
-
-
-def fields(reader: PdfReader) -> Iterator[DictionaryObject]:
-    """Every field of the form that has a value (its widgets' parent, or a widget that is
-    its own field), each once."""
-    seen: set[int] = set()
-    for page in reader.pages:
-        for annot in page.get("/Annots") or []:
-            widget = annot.get_object()
-            if widget.get("/Subtype") != "/Widget":
-                continue
-            field = widget["/Parent"].get_object() if "/Parent" in widget else widget
-            if id(field) not in seen:
-                seen.add(id(field))
-                yield field
 
 
 def widgets(reader: PdfReader) -> Iterator[tuple[DictionaryObject, DictionaryObject]]:
