@@ -375,8 +375,13 @@ def _run(
             # Ctrl-C (or a failed packet): stop at once. Packets in progress are dropped
             # (their staged files are removed): waiting for them took up to a minute.
             pool.shutdown(wait=False, cancel_futures=True)
-            for child in multiprocessing.active_children():
+            children = multiprocessing.active_children()
+            for child in children:
                 child.terminate()
+            # a worker is gone only once it is reaped: until then it may still create a
+            # staged file after the parent has cleaned the folder (seen on a loaded machine)
+            for child in children:
+                child.join(timeout=30)
             raise
 
 
