@@ -234,3 +234,42 @@ def test_a_ctrl_c_as_a_packet_is_committed_says_what_the_manifest_lists(
     listed = json.loads((tmp_path / "manifest.json").read_text())["packets"]
     assert len(listed) == 2 and str(caught.value).startswith(f"interrupted: {len(listed)} of")
     assert sorted(p.name for p in tmp_path.glob("*.pdf")) == sorted(p["file"] for p in listed)
+
+
+def test_a_ctrl_c_between_packets_stops_the_workers_before_the_folder_is_cleaned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C that lands between two packets (here, in the progress callback) is raised in
+    the loop that commits them, not in the pool: the pool must still be stopped before the
+    folder is cleaned, or a worker writes its staged file after the clean-up (a .part was
+    left behind in a CI run)."""
+    import generator.pdf.batch as batch_module
+
+    options = BatchOptions(("duel",), 9, 4)
+    stopped: list[str] = []
+
+    def fake_run(
+        options: BatchOptions, todo: list[int], scenarios: object, folder: Path, jobs: int
+    ) -> Iterator[dict[str, Any]]:
+        try:
+            for index in todo:
+                name = batch_module.packet_name("duel", index, batch_seeds(9, 4)[index])
+                batch_module._staged(folder, name).write_bytes(b"%PDF-fake")
+                yield {
+                    **dict.fromkeys(("seed", "sha256", "title"), ""),
+                    **{"index": index + 1, "file": name, "pages": 1, "sides": []},
+                }
+        finally:
+            # as a worker does until it is stopped: a staged file half written
+            (folder / ".late.pdf.staged.part").write_bytes(b"%PDF-half")
+            stopped.append("workers")
+
+    def press(done: int, count: int) -> None:
+        if done == 1:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(batch_module, "_run", fake_run)
+    with pytest.raises(BatchInterrupted, match=r"^interrupted: 1 of 4 packets are made"):
+        run_batch(tmp_path, options, progress=press)
+    assert stopped == ["workers"]
+    assert not list(tmp_path.glob(".*")), "nothing staged is left behind"

@@ -330,8 +330,12 @@ def run_batch(
     _write_manifest(folder, options, entries)
     if progress:
         progress(len(entries), options.count)
+    # closed on the way out: a Ctrl-C raised here, between two packets, must still stop the
+    # workers (GeneratorExit at the pool's yield) before the folder is cleaned, or they go
+    # on writing staged files and the interpreter waits for them at exit
+    made = _run(options, todo, scenarios, folder, jobs)
     try:
-        for entry in _run(options, todo, scenarios, folder, jobs):
+        for entry in made:
             # the file, the entry and the manifest in one step that a Ctrl-C waits for; what
             # is said made is counted from the entries, so it is what the manifest lists
             with _no_interrupt():
@@ -341,11 +345,14 @@ def run_batch(
             if progress:
                 progress(len(entries), options.count)
     except KeyboardInterrupt:
+        made.close()
         _clean_leftovers(folder)
         raise BatchInterrupted(
             f"interrupted: {len(entries)} of {options.count} packets are made and listed in "
             f"{folder / MANIFEST}; the same command with --resume makes the rest"
         ) from None
+    finally:
+        made.close()  # any other way out stops the workers too
     write_index(folder, options, [entries[i] for i in sorted(entries)])
     data = read_manifest(folder)
     assert data is not None
