@@ -16,7 +16,7 @@ import json
 import multiprocessing
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -365,7 +365,7 @@ def _run(
     scenarios: list[dict[str, Any]],
     folder: Path,
     jobs: int,
-) -> Iterator[dict[str, Any]]:
+) -> Generator[dict[str, Any], None, None]:
     if jobs == 1 or len(todo) <= 1:
         for index in todo:
             yield make_packet(options, index, scenarios[index], str(folder))
