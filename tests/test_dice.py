@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from generator.dice import DiceError, distribution, mean, parse, plain_dice, roll
 from generator.dice.notation import Condition, Dice
+from generator.dice.notation import dice_groups as groups_of
 
 
 def brute_force(
@@ -162,8 +163,26 @@ def test_reroll_and_explode_are_recorded() -> None:
         ("3d6kh4", r"cannot kh 4 of 3 dice"),
         ("1d6r<=6", r"re-rolling <=6 would never stop"),
         ("1d1!", r"exploding on >=1 would never stop"),
-        ("2d6>=7>=3", r"a comparison counts successes on dice"),
-        ("(2d6)>=7", r"a comparison counts successes on dice"),
+        (
+            "2d6>=7",
+            r"at position 4: no d6 shows 7 or more: to compare the total, write \(2d6\)>=7$",
+        ),
+        ("3d6>=1", r"every d6 shows 1 or more: to compare the total, write \(3d6\)>=1$"),
+        ("1d20+1d4>=15", r"no d4 shows 15 or more: .* write \(1d20\+1d4\)>=15$"),
+        ("1d6+(2d6>=7)", r"write 1d6\+\(\(2d6\)>=7\)$"),
+        ("8d6>=5>=3", r"one success condition: to compare the count, write \(8d6>=5\)>=3$"),
+        ("(2d6)>=7>=1", r"compares its total once"),
+        ("1d20!=1", r"'!=' is not a comparison here: to explode on a 1, write 1d20!1"),
+        ("1d6!7", r"no d6 shows 7: it would never explode"),
+        ("1d6r7", r"no d6 shows 7: nothing would be re-rolled"),
+        ("1d6/(1d2-1)", r"at position 4: the divisor 1d2-1 can be 0"),
+        ("ceil(1d6)", r"ceil\(...\) rounds a division up: write e.g. ceil\(1d6/2\)"),
+        ("4dF!", r"dF takes only keep or drop"),
+        ("4d6mi7", r"mi7: a d6 shows 1 to 6"),
+        ("4d6mi5ma3", r"mi5 is over ma3"),
+        ("3d6>=5f<=6", r"a die cannot be both a success and a failure \(a 5 would be both\)"),
+        ("3d6f1", r"failures \(f\) are counted after a success condition"),
+        ("(1d6)kh1", r"keep or drop needs a group of two or more rolls"),
         ("4d6kh3kl1", r"only one keep or drop"),
         ("1" * 600, r"longer than 500 characters"),
         ("99999999999d6", r"too large"),
@@ -197,17 +216,24 @@ def test_printed_form_parses_back_to_the_same_tree() -> None:
 
 
 _ALPHABET = "0123456789dDkhlro!%()+-*<>= "
+_TOKENS = [*"0123456789", "1", "2", "6", "d", "d", "d6", "dF", "kh", "kl", "dh", "dl", "k", "r"]
+_TOKENS += ["ro", "!", "mi", "ma", "f", "%", "(", ")", "{", "}", ",", "+", "-", "*", "/", "<"]
+_TOKENS += [">", "=", ">=", "<=", "==", "!=", "floor(", "ceil(", " "]
 
 
 @settings(max_examples=600, deadline=None)
-@given(st.text(alphabet=_ALPHABET, max_size=25))
-def test_parser_fuzz_raises_only_dice_errors(text: str) -> None:
+@given(st.text(alphabet=_ALPHABET, max_size=25) | st.lists(st.sampled_from(_TOKENS)).map("".join))
+def test_parser_fuzz_raises_only_dice_errors_and_echoes_read_back(text: str) -> None:
     try:
         node = parse(text)
     except DiceError:
         return
+    # the echo reads back as the same roll
+    assert parse(str(node)) == node, (text, str(node))
     result = roll(node, random.Random(0))
     assert isinstance(result.total, int)
+    for die in result.to_json()["dice"]:
+        assert parse(die["group"]) in list(groups_of(node))
 
 
 dice_groups = st.builds(

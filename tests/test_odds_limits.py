@@ -40,6 +40,13 @@ def never_counted(node: object) -> object:
         ("1d1000!>=500", "exploding a d1000 up to 20 times is about"),
         ("10d10000r<=5000", "adding up 10d10000r<=5000 is about"),
         ("50d100!kh1", "keeping the highest 1 of 50d100! is about"),
+        # the forms of notation 2
+        ("200d10!>=10>=8", "counting successes on 200d10!>=10>=8 is about"),
+        ("1000d10>=7f1", "counting successes on 1000d10>=7f1 is about"),
+        ("10d100!>=90kh3>=50", "keeping the highest 3 of 10d100 is about"),
+        ("(1d5000, 1d5000, 1d5000)kh2", "keeping the highest 2 of (1d5000, 1d5000, 1d5000) is"),
+        ("(1d10000+1d10000)>=5000", "adding 1d10000 and 1d10000 is about"),
+        ("1d10000*1d100/1d100", "dividing 1d10000*1d100 by 1d100 is about"),
     ],
 )
 def test_too_much_work_is_refused_at_once_naming_the_part(
@@ -121,6 +128,24 @@ def test_the_cli_refuses_200d100kh100_in_one_line() -> None:
         "1d1000!",  # 0.7 s
         "10d12!",  # 0.7 s
         "20d20*20d20",  # 0.2 s
+        # notation 2: the players' forms, and bigger ones that count within about 1.5 s
+        "(2d6)>=7",
+        "1d20+5>=15",
+        "(1d20+5, 1d20+5)kh1",
+        "1d10!>=10>=8",
+        "10d10>=7f1",
+        "4d6mi2",
+        "ceil(1d6/2)",
+        "4dF",
+        "(400d6)>=1400",  # 2.1 s
+        "ceil(30d100/7)",  # 1.5 s
+        "(10d100, 10d100)kh1",  # 1.2 s
+        "(1d500, 1d500, 1d500, 1d500)kh2",  # 0.9 s
+        "50d10!>=10>=8",  # 0.5 s
+        "3d100!>=90>=50",  # 1.2 s
+        "100d10>=7f1",  # 0.1 s
+        "30d100ma50",  # 0.3 s
+        "200dFkh100",  # 0.1 s
     ],
 )
 def test_what_counts_in_a_second_or_two_is_not_refused(expression: str) -> None:

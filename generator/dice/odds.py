@@ -31,10 +31,13 @@ from typing import Any
 from generator.dice.notation import (
     EXPLODE_DEPTH,
     BinOp,
+    Compare,
     Condition,
     Const,
     Dice,
     DiceError,
+    Div,
+    Group,
     Neg,
     Node,
     parse,
@@ -76,6 +79,13 @@ POOL_FACE_STEPS = 1.0
 """A keep-highest/lowest pool: one face of the die, copied at each face it walks."""
 EXPLODE_STEPS = 2.9
 """An exploding die: one outcome carried through one more level of explosion."""
+MAP_PAIR_STEPS = 3.0
+"""Dividing two distributions: one pair of outcomes through a Python function."""
+NET_STEPS = 6.0
+"""A success pool that explodes or counts failures: one outcome of a die made into one
+integer (its total and its net count)."""
+MIXED_POOL_FACTOR = 2.0
+"""A group of different rolls to keep from costs this many times a pool of as many dice."""
 WEIGHT_BITS = 4000
 """Integer weights this many bits long make each step cost about twice as much."""
 _HUGE = 10**30  # more totals than this are refused anyway; keeps the estimates finite
@@ -154,6 +164,12 @@ def _one_die(node: Dice, work: Estimate) -> _Shape:
             high = sides if last < sides or removed == 0 else first - 1
             shape = _Shape(sides - removed, low, high, math.log2(max(sides - removed, 1)))
         work.add(sides * OUTCOME_STEPS, f"re-rolling a d{sides}")
+    if node.fudge:
+        shape = _Shape(3, -1, 1, math.log2(3))
+    if node.minimum is not None or node.maximum is not None:
+        faces = node.faces()
+        shape = _Shape(len(faces), faces[0], faces[-1], shape.bits, shape.uneven)
+        work.add(sides * MAP_PAIR_STEPS, f"limiting a d{sides}")
     if node.explode is not None:
         first, last = _faces_matching(node.explode, sides)
         exploding = max(min(last, shape.high) - max(first, shape.low) + 1, 1)
@@ -182,7 +198,7 @@ def _sum_of(die: _Shape, count: int, work: Estimate, what: str) -> _Shape:
     return _Shape(span * n + 1, die.low * n, die.high * n, die.bits * n)
 
 
-def _pool(node: Dice, die: _Shape, work: Estimate) -> _Shape:
+def _pool(node: Dice, die: _Shape, work: Estimate, what: str | None = None) -> _Shape:
     """Cost of icepool's keep-highest/lowest pool evaluation of a group.
 
     icepool walks the faces from the kept end. At each face, for each number k of dice
@@ -225,7 +241,7 @@ def _pool(node: Dice, die: _Shape, work: Estimate) -> _Shape:
     steps += splits * per_split + POOL_FACE_STEPS * faces * faces / 2
     side = "highest" if node.keep is not None and node.keep[0] in ("kh", "dl") else "lowest"
     plain = Dice(count, node.sides, None, node.reroll, node.reroll_once, node.explode)
-    work.add(steps, f"keeping the {side} {kept} of {_group(plain)}")
+    work.add(steps, f"keeping the {side} {kept} of {what or _group(plain)}")
     return result
 
 
@@ -238,17 +254,24 @@ def _shape(node: Node, work: Estimate) -> _Shape:
         work.add(OUTCOME_STEPS * inner.outcomes, f"negating {_short(node.operand)}")
         return _Shape(inner.outcomes, -inner.high, -inner.low, inner.bits)
     if isinstance(node, Dice):
-        die = _one_die(node, work)
-        if node.keep is not None:
-            return _pool(node, die, work)
-        if node.success is not None:
-            die = _Shape(2, 0, 1, die.bits)
-            return _sum_of(die, node.count, work, f"counting successes on {_group(node)}")
-        return _sum_of(die, node.count, work, f"adding up {_group(node)}")
+        return _dice_shape(node, work)
+    if isinstance(node, Compare):
+        inner = _shape(node.left, work)
+        work.add(OUTCOME_STEPS * inner.outcomes, f"comparing {_short(node.left)}")
+        return _Shape(2, 0, 1, inner.bits)
+    if isinstance(node, Group):
+        return _group_shape(node, work)
     left, right = _shape(node.left, work), _shape(node.right, work)
     pairs = left.outcomes * right.outcomes
     bits = left.bits + right.bits
-    if node.op == "*":
+    if isinstance(node, Div):
+        divisors = {right.low, right.high} | {b for b in (-1, 1) if right.low <= b <= right.high}
+        corners = [a // b for a in (left.low, left.high) for b in divisors if b]
+        low, high = min(corners) - 1, max(corners) + 1
+        outcomes = min(pairs, high - low + 1, _HUGE)
+        steps = MAP_PAIR_STEPS * pairs * _weight_factor(bits)
+        what = f"dividing {_short(node.left)} by {_short(node.right)}"
+    elif node.op == "*":
         corners = [a * b for a in (left.low, left.high) for b in (right.low, right.high)]
         low, high = min(corners), max(corners)
         outcomes = min(pairs, high - low + 1, _HUGE)
@@ -265,6 +288,61 @@ def _shape(node: Node, work: Estimate) -> _Shape:
         what = f"{verb} {_short(node.left)} and {_short(node.right)}"
     work.add(steps, what)
     return _Shape(outcomes, low, high, bits)
+
+
+def _dice_shape(node: Dice, work: Estimate) -> _Shape:
+    """Return the shape of a dice group's distribution, adding the cost of counting it."""
+    die = _one_die(node, work)
+    chain = EXPLODE_DEPTH + 1 if node.explode is not None else 1
+    low = -chain if node.failure is not None else 0
+    if node.success is not None and (node.explode is not None or node.failure is not None):
+        # each die becomes one integer (total and net count): like a sum of faces to keep,
+        # then a small count to add up
+        work.add(NET_STEPS * die.outcomes, f"counting the chains of {_group(node)}")
+        if node.keep is not None:
+            # as many kinds of die as totals times the net counts a face can have
+            nets = len({node.net(f) for f in node.faces()})
+            die = _Shape(die.outcomes * nets, die.low, die.high, die.bits, die.uneven)
+            counted = Dice(node.count, node.sides, node.keep, success=node.success)
+            _pool(counted, die, work)
+            kept = node.kept_count()
+            return _Shape(kept * (chain - low) + 1, kept * low, kept * chain, die.bits * node.count)
+        net = _Shape(min(die.outcomes, chain - low + 1), low, chain, die.bits)
+        return _sum_of(net, node.count, work, f"counting successes on {_group(node)}")
+    if node.keep is not None:
+        return _pool(node, die, work)
+    if node.success is not None:
+        die = _Shape(2, 0, 1, die.bits)
+        return _sum_of(die, node.count, work, f"counting successes on {_group(node)}")
+    return _sum_of(die, node.count, work, f"adding up {_group(node)}")
+
+
+def _group_shape(node: Group, work: Estimate) -> _Shape:
+    """Return the shape of a group of rolls, adding the cost of counting it."""
+    members = [_shape(m, work) for m in node.members]
+    if node.keep is None:
+        total = members[0]
+        for member in members[1:]:
+            pairs = total.outcomes * member.outcomes
+            low, high = total.low + member.low, total.high + member.high
+            outcomes = min(pairs, high - low + 1, _HUGE)
+            bits = total.bits + member.bits
+            steps = (PAIR_STEPS * pairs + OUTCOME_STEPS * outcomes) * _weight_factor(bits)
+            work.add(steps, f"adding up {_short(node)}")
+            total = _Shape(outcomes, low, high, bits)
+        return total
+    # a pool of different dice: priced as a pool of as many dice of all their outcomes
+    low = min(m.low for m in members)
+    high = max(m.high for m in members)
+    faces = min(high - low + 1, sum(m.outcomes for m in members))
+    bits = max(m.bits for m in members)
+    die = _Shape(faces, low, high, bits)
+    pooled = Dice(len(members), max(faces, 1), node.keep)
+    pool = Estimate()
+    result = _pool(pooled, die, pool, _short(Group(node.members)))
+    work.faces = max(work.faces, pool.faces)
+    work.add(MIXED_POOL_FACTOR * pool.steps, pool.what)
+    return result
 
 
 def _short(node: Node) -> str:
@@ -410,6 +488,23 @@ def _sum_dice(die: Any, count: int) -> Any:
     return total
 
 
+#: a die of a success pool that explodes, or counts failures, is counted as one integer:
+#: its total times `_NET_SCALE` plus its net count (successes minus failures, at most
+#: EXPLODE_DEPTH + 1 either way), so that explosions add both up at once and a keep ranks
+#: dice by total, then by net count, as the roller does
+_NET_SCALE = 4 * (EXPLODE_DEPTH + 1)
+
+
+def _net_of(code: int) -> int:
+    """Return the net count of a die counted as one integer."""
+    return (code + _NET_SCALE // 2) % _NET_SCALE - _NET_SCALE // 2
+
+
+def _total_of(code: int) -> int:
+    """Return the total of a die counted as one integer."""
+    return (code - _net_of(code)) // _NET_SCALE
+
+
 def _to_icepool(node: Node) -> Any:
     """Translate an expression tree into an icepool die."""
     import icepool
@@ -418,6 +513,26 @@ def _to_icepool(node: Node) -> Any:
         return icepool.Die([node.value])
     if isinstance(node, Neg):
         return -_to_icepool(node.operand)
+    if isinstance(node, Compare):
+        cond = node.condition
+        return _to_icepool(node.left).map(lambda x: 1 if cond.test(x) else 0)
+    if isinstance(node, Group):
+        members = [_to_icepool(m) for m in node.members]
+        if node.keep is None:
+            total = members[0]
+            for member in members[1:]:
+                total = total + member
+            return total
+        pool = icepool.Pool(members)
+        kept = node.kept_count()
+        if kept == 0:
+            return icepool.Die([0])
+        return (pool.highest(kept) if node.keep[0] in ("kh", "dl") else pool.lowest(kept)).sum()
+    if isinstance(node, Div):
+        left, right = _to_icepool(node.left), _to_icepool(node.right)
+        if node.rounding == "floor":
+            return icepool.map(lambda a, b: a // b, left, right)
+        return icepool.map(lambda a, b: -((-a) // b), left, right)
     if isinstance(node, BinOp):
         left, right = _to_icepool(node.left), _to_icepool(node.right)
         if node.op == "+":
@@ -425,14 +540,25 @@ def _to_icepool(node: Node) -> Any:
         if node.op == "-":
             return left - right
         return left * right
-    die = icepool.d(node.sides)
+    return _dice_to_icepool(node)
+
+
+def _dice_to_icepool(node: Dice) -> Any:
+    """Translate one dice group into an icepool die."""
+    import icepool
+
+    die = icepool.Die([-1, 0, 1]) if node.fudge else icepool.d(node.sides)
     if node.reroll is not None:
         cond = node.reroll
         die = die.reroll(lambda x: cond.test(x), depth=1 if node.reroll_once else "inf")
+    if node.minimum is not None or node.maximum is not None:
+        die = die.map(node.clamp)
+    success = node.success
+    if success is not None and (node.explode is not None or node.failure is not None):
+        return _net_pool(node, die)
     if node.explode is not None:
         boom = node.explode
         die = die.explode(lambda x: boom.test(x), depth=EXPLODE_DEPTH)
-    success = node.success
     if node.keep is None:
         if success is not None:
             return _sum_dice(die.map(lambda x: 1 if success.test(x) else 0), node.count)
@@ -443,6 +569,26 @@ def _to_icepool(node: Node) -> Any:
     if success is not None:
         return chosen.keep_outcomes(lambda x: success.test(x)).size()
     return chosen.sum()
+
+
+def _net_pool(node: Dice, die: Any) -> Any:
+    """Count a success pool whose dice explode or count failures: every face of a chain is
+    a success (+1), a failure (-1) or neither."""
+    import icepool
+
+    net = node.net
+    encoded = die.map(lambda x: x * _NET_SCALE + net(x))
+    if node.explode is not None:
+        boom = node.explode
+        encoded = encoded.explode(lambda c: boom.test(_total_of(c)), depth=EXPLODE_DEPTH)
+    if node.keep is None:
+        return _sum_dice(encoded.map(_net_of), node.count)
+    kept = node.kept_count()
+    if kept == 0:
+        return icepool.Die([0])
+    pool = encoded.pool(node.count)
+    chosen = pool.highest(kept) if node.keep[0] in ("kh", "dl") else pool.lowest(kept)
+    return chosen.sum(map=_net_of)
 
 
 @lru_cache(maxsize=512)

@@ -6,7 +6,19 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.dice.notation import EXPLODE_DEPTH, BinOp, Const, Dice, Neg, Node, parse
+from generator.dice.notation import (
+    EXPLODE_DEPTH,
+    BinOp,
+    Compare,
+    Const,
+    Dice,
+    Div,
+    Group,
+    Neg,
+    Node,
+    dice_groups,
+    parse,
+)
 from generator.errors import InputError
 
 # dice one command may roll over all its repeats (--times): a million dice already print
@@ -16,7 +28,12 @@ MAX_ROLLED_DICE = 100_000
 
 @dataclass
 class DieRoll:
-    """One die of a group: its final value and what happened to it."""
+    """One die of a group: its final value and what happened to it.
+
+    `faces` is the die's chain: the face it showed, then each face it exploded into (after
+    re-rolls and min/max). `value` is their sum. In a success pool `successes` and
+    `failures` count the faces of the chain that are successes and failures.
+    """
 
     sides: int
     value: int
@@ -24,25 +41,58 @@ class DieRoll:
     rerolled: list[int] = field(default_factory=list)
     explosions: list[int] = field(default_factory=list)
     success: bool | None = None
+    faces: list[int] = field(default_factory=list)
+    clamped: dict[int, int] = field(default_factory=dict)  # chain index: face as thrown
+    fudge: bool = False
+    successes: int = 0
+    failures: int | None = None
+    net_marks: list[int] = field(default_factory=list)  # each face: 1, -1 or 0
+
+    def net(self) -> int:
+        """What the die is worth in a success pool: successes minus failures."""
+        return self.successes - (self.failures or 0)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"sides": self.sides, "value": self.value, "kept": self.kept}
+        out: dict[str, Any] = {
+            "sides": "F" if self.fudge else self.sides,
+            "value": self.value,
+            "kept": self.kept,
+        }
         if self.rerolled:
             out["rerolled"] = list(self.rerolled)
         if self.explosions:
             out["exploded"] = list(self.explosions)
+        if self.clamped:
+            out["thrown"] = [self.clamped.get(i, f) for i, f in enumerate(self.faces)]
         if self.success is not None:
-            out["success"] = self.success
+            if self.explosions:
+                out["successes"] = self.successes
+                if self.failures is not None:
+                    out["failures"] = self.failures
+            else:
+                out["success"] = self.success
+                if self.failures is not None:
+                    out["failure"] = self.failures == 1
         return out
 
+    def _face_text(self, index: int, face: int) -> str:
+        text = f"{face:+d}" if self.fudge and face else str(face)
+        if index in self.clamped:
+            thrown = self.clamped[index]
+            text = f"{thrown}{'↑' if thrown < face else '↓'}{text}"
+        if self.net_marks:
+            text += {1: "*", -1: "✗"}.get(self.net_marks[index], "")
+        return text
+
     def __str__(self) -> str:
-        text = str(self.value)
-        if self.explosions:
-            text += "!"
+        if self.net_marks and self.explosions:
+            text = "!".join(self._face_text(i, f) for i, f in enumerate(self.faces))
+        elif self.explosions:
+            text = f"{self.value}!"
+        else:
+            text = self._face_text(0, self.faces[0] if self.faces else self.value)
         if self.rerolled:
             text = "→".join(str(r) for r in self.rerolled) + "→" + text
-        if self.success:
-            text += "*"
         return text if self.kept else f"({text})"
 
 
@@ -78,7 +128,11 @@ class RollResult:
         }
 
 
-def _draw(node: Dice, rng: random.Random, die: DieRoll) -> int:
+def _face(node: Dice, rng: random.Random, die: DieRoll) -> int:
+    """Throw one face of `node`'s die: re-rolled as it says, then raised or lowered to its
+    minimum or maximum (recorded on `die`)."""
+    if node.fudge:
+        return rng.randint(1, 3) - 2
     value = rng.randint(1, node.sides)
     if node.reroll is not None:
         while node.reroll.test(value):
@@ -86,36 +140,51 @@ def _draw(node: Dice, rng: random.Random, die: DieRoll) -> int:
             value = rng.randint(1, node.sides)
             if node.reroll_once:
                 break
-    return value
+    shown = node.clamp(value)
+    if shown != value:
+        die.clamped[len(die.faces)] = value
+    return shown
+
+
+def _roll_die(node: Dice, rng: random.Random) -> DieRoll:
+    """Throw one die of the group with its explosion chain, and count it if a pool."""
+    die = DieRoll(node.sides, 0, fudge=node.fudge)
+    last = _face(node, rng, die)
+    die.faces.append(last)
+    while node.explode is not None and node.explode.test(last) and len(die.faces) <= EXPLODE_DEPTH:
+        last = _face(node, rng, die)
+        die.faces.append(last)
+        die.explosions.append(last)
+    die.value = sum(die.faces)
+    if node.success is not None:
+        die.net_marks = [node.net(f) for f in die.faces]
+        die.successes = die.net_marks.count(1)
+        if node.failure is not None:
+            die.failures = die.net_marks.count(-1)
+        die.success = die.successes > 0
+    return die
 
 
 def _roll_group(node: Dice, rng: random.Random) -> GroupRoll:
-    dice = []
-    for _ in range(node.count):
-        die = DieRoll(node.sides, 0)
-        last = _draw(node, rng, die)
-        value = last
-        depth = 0
-        while node.explode is not None and node.explode.test(last) and depth < EXPLODE_DEPTH:
-            last = _draw(node, rng, die)
-            die.explosions.append(last)
-            value += last
-            depth += 1
-        die.value = value
-        dice.append(die)
+    dice = [_roll_die(node, rng) for _ in range(node.count)]
     if node.keep is not None:
         highest_first = node.keep[0] in ("kh", "dl")
-        order = sorted(range(len(dice)), key=lambda i: dice[i].value, reverse=highest_first)
+        order = sorted(
+            range(len(dice)), key=lambda i: (dice[i].value, dice[i].net()), reverse=highest_first
+        )
         for i in order[node.kept_count() :]:
             dice[i].kept = False
     kept = [d for d in dice if d.kept]
-    if node.success is not None:
-        for d in kept:
-            d.success = node.success.test(d.value)
-        value = sum(1 for d in kept if d.success)
-    else:
-        value = sum(d.value for d in kept)
+    counted = node.success is not None
+    value = sum(d.net() if counted else d.value for d in kept)
     return GroupRoll(str(node), dice, value)
+
+
+def _with_total(text: str, value: int) -> str:
+    """Return `text` ending with ``= value`` unless it already says so."""
+    if text == str(value) or text.endswith(f"= {value}"):
+        return text
+    return f"{text} = {value}"
 
 
 def _evaluate(node: Node, rng: random.Random, groups: list[GroupRoll]) -> tuple[int, str]:
@@ -124,21 +193,60 @@ def _evaluate(node: Node, rng: random.Random, groups: list[GroupRoll]) -> tuple[
     if isinstance(node, Dice):
         group = _roll_group(node, rng)
         groups.append(group)
-        return group.value, f"{group} = {group.value}" if node.count > 1 or node.keep else str(
-            group
-        )
+        shown = node.count > 1 or node.keep or (node.success is not None and node.explode)
+        return group.value, f"{group} = {group.value}" if shown else str(group)
     if isinstance(node, Neg):
         value, text = _evaluate(node.operand, rng, groups)
         return -value, f"-{text}"
+    if isinstance(node, Compare):
+        value, text = _evaluate(node.left, rng, groups)
+        holds = 1 if node.condition.test(value) else 0
+        answer = "yes" if holds else "no"
+        return holds, f"{_with_total(text, value)}; {node.condition}? {answer} → {holds}"
+    if isinstance(node, Group):
+        return _evaluate_group(node, rng, groups)
     left, left_text = _evaluate(node.left, rng, groups)
     right, right_text = _evaluate(node.right, rng, groups)
-    if isinstance(node.right, BinOp):
+    if isinstance(node.right, BinOp | Div | Compare):
         right_text = f"({right_text})"
+    if isinstance(node, Div):
+        quotient = left // right if node.rounding == "floor" else -((-left) // right)
+        text = f"{left_text} / {right_text}"
+        if quotient * right != left:
+            way = "down" if node.rounding == "floor" else "up"
+            return quotient, f"{text} = {left}/{right} rounded {way} → {quotient}"
+        return quotient, f"{text} → {quotient}"
     if node.op == "+":
         return left + right, f"{left_text} + {right_text}"
     if node.op == "-":
         return left - right, f"{left_text} - {right_text}"
     return left * right, f"{left_text} × {right_text}"
+
+
+def _evaluate_group(node: Group, rng: random.Random, groups: list[GroupRoll]) -> tuple[int, str]:
+    """Roll each member of a group, keep the highest or lowest, and mark the rest dropped."""
+    rolled = []
+    for member in node.members:
+        start = len(groups)
+        value, text = _evaluate(member, rng, groups)
+        rolled.append((value, _with_total(text, value), groups[start:]))
+    kept = list(range(len(rolled)))
+    if node.keep is not None:
+        highest_first = node.keep[0] in ("kh", "dl")
+        order = sorted(kept, key=lambda i: rolled[i][0], reverse=highest_first)
+        kept = sorted(order[: node.kept_count()])
+    parts = []
+    for i, (_, text, member_groups) in enumerate(rolled):
+        if i in kept:
+            parts.append(text)
+            continue
+        parts.append(f"({text})")
+        for group in member_groups:
+            for die in group.dice:
+                die.kept = False
+    keep = f"{node.keep[0]}{node.keep[1]}" if node.keep is not None else ""
+    total = sum(rolled[i][0] for i in kept)
+    return total, f"({', '.join(parts)}){keep} = {total}"
 
 
 def roll(expression: str | Node, rng: random.Random) -> RollResult:
@@ -152,13 +260,7 @@ def roll(expression: str | Node, rng: random.Random) -> RollResult:
 
 def dice_count(node: Node) -> int:
     """Return how many dice one roll of `node` throws (before re-rolls and explosions)."""
-    if isinstance(node, Dice):
-        return node.count
-    if isinstance(node, Neg):
-        return dice_count(node.operand)
-    if isinstance(node, BinOp):
-        return dice_count(node.left) + dice_count(node.right)
-    return 0
+    return sum(group.count for group in dice_groups(node))
 
 
 def check_times(expression: str, node: Node, times: int) -> None:

@@ -656,15 +656,9 @@ _DASH = "—"
 
 def _has_die(node: Any) -> bool:
     """Say whether a parsed dice expression rolls at least one die."""
-    from generator.dice.notation import BinOp, Dice, Neg
+    from generator.dice.notation import dice_groups
 
-    if isinstance(node, Dice):
-        return True
-    if isinstance(node, Neg):
-        return _has_die(node.operand)
-    if isinstance(node, BinOp):
-        return _has_die(node.left) or _has_die(node.right)
-    return False
+    return any(True for _ in dice_groups(node))
 
 
 def _dice_form(value: Any) -> str | None:
