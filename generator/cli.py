@@ -198,8 +198,8 @@ def roll_command(
     words: Annotated[
         list[str],
         typer.Argument(
-            help="Dice notation, e.g. 2d6+3 (spaces allowed: 2d6 + 3), 4d6kh3, '8d6>=5' "
-            "(quote anything with > or <).",
+            help="Dice notation, e.g. 2d6+3 (spaces allowed: 2d6 + 3), 4d6kh3, '8d6>=5', "
+            "'1d20+5>=15' (quote anything with > or <).",
             metavar="EXPRESSION",
             show_default=False,
         ),
@@ -248,19 +248,41 @@ def odds_command(
             show_default=False,
         ),
     ],
+    vs: Annotated[
+        str | None,
+        typer.Option(
+            "--vs",
+            help="Compare with this dice expression: show how often the first rolls higher "
+            "(beats), the same (ties) or lower (loses), e.g. --vs 1d20+3. Quote it if it "
+            "has spaces.",
+            metavar="EXPRESSION",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Show the exact chance of every total, with at-least and at-most columns.
+    """Show the exact chance of every total, with at-least and at-most columns; with --vs,
+    the chance that one roll beats, ties or loses to another.
 
-    Examples: quartermaster odds 2d6; quartermaster odds '8d6>=5' --json
+    Examples: quartermaster odds 2d6; quartermaster odds '8d6>=5' --json;
+    quartermaster odds 1d20+5 --vs 1d20+3
     """
     from generator.dice import distribution, mean
-    from generator.dice.show import odds_json, show_odds
+    from generator.dice.show import odds_json, show_odds, show_versus, versus_json
+    from generator.dice.versus import vs_distribution
 
     expression = _expression(words, "odds")
 
     dist = distribution(expression)
-    if as_json:
+    if vs is not None:
+        # 'odds '1d20<=14' --vs 1d6>=5' unquoted: the shell took '>=5' from --vs
+        vs = _expression([vs], f"odds '{expression}' --vs")
+        vs_dist = vs_distribution(vs)
+        if as_json:
+            _print_json(versus_json(expression, dist, vs, vs_dist))
+        else:
+            show_versus(expression, dist, vs, vs_dist)
+    elif as_json:
         _print_json(odds_json(expression, dist, mean(dist)))
     else:
         show_odds(expression, dist, mean(dist))

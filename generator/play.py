@@ -55,6 +55,7 @@ or one of these:
   odds RESOLVER ...     exact chance of each outcome
   roll EXPR             roll dice, e.g. roll 2d6+3
   odds EXPR             chances of a dice expression, e.g. odds 8d6>=5
+  odds EXPR --vs EXPR   how often one roll beats another, e.g. 2d6 --vs 1d12
   lookup TABLE A=V ...  a table cell (the ruleset prefix is optional)
   again                 repeat the last call with new dice
   undo                  take the last entry out (its number is used again)
@@ -232,6 +233,18 @@ class PlaySession:
             return f"{found.table.title}: {found.text}", found.to_json()
         if head == "odds" and args and self._is_resolver(args[0]):
             return self._resolve(args[0], args[1:], seed, want_odds=True)
+        if head == "odds" and "--vs" in args:
+            from generator.dice import distribution
+            from generator.dice.show import versus_heading, versus_json, versus_rows
+            from generator.dice.versus import versus, vs_distribution
+
+            at = args.index("--vs")
+            expression, vs = " ".join(args[:at]), " ".join(args[at + 1 :])
+            dist, vs_dist = distribution(expression), vs_distribution(vs)
+            width = self.width() - len(INDENT)
+            lines = versus_heading(expression, dist, vs, vs_dist, width)
+            lines += versus_rows(versus(dist, vs_dist), width)
+            return "\n".join(lines), versus_json(expression, dist, vs, vs_dist)
         if head == "odds":
             from generator.dice import distribution, mean
             from generator.dice.show import fraction_text, odds_json

@@ -14,7 +14,9 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
+from generator.dice.odds import mean
 from generator.dice.rolling import RollResult
+from generator.dice.versus import Versus, versus
 
 BAR_WIDTH = 30
 """The widest bar of the odds chart, when the terminal has room for it."""
@@ -69,9 +71,12 @@ def show_roll(result: RollResult, seed: int | None, console: Console | None = No
 
 def percent_text(ways: int, denominator: int) -> str:
     """Write the chance ``ways/denominator`` as a percentage with two decimals, never
-    rounded to a false 0 or 100: ``27.31``, ``<0.01``, ``>99.99``, ``100.00``."""
+    rounded to a false 0 or 100: ``27.31``, ``<0.01``, ``>99.99``, ``100.00``, and ``0.00``
+    only for no chance at all (``odds 1d6 --vs 7`` never beats)."""
     if ways == denominator:
         return "100.00"
+    if ways == 0:
+        return "0.00"
     if ways * 10_000 < denominator:
         return "<0.01"
     if ways * 10_000 > denominator * 9_999:
@@ -228,3 +233,82 @@ class _OddsTable:
         yield Segment(f"{edge} {texts[0]}" if self.boxed else texts[0], _BOLD)
         rest = between + between.join(texts[1:])
         yield Segment(f"{rest} {edge}\n" if self.boxed else rest.rstrip() + "\n", style)
+
+
+def versus_json(
+    expression: str, dist: dict[int, Fraction], vs: str, vs_dist: dict[int, Fraction]
+) -> dict[str, Any]:
+    """Return the ``odds A --vs B --json`` object: the chances that A beats, ties and loses
+    to B, then each side as ``odds --json`` gives it."""
+    result = versus(dist, vs_dist)
+    return {
+        "expression": expression,
+        "vs": vs,
+        "beats": fraction_text(result.beats),
+        "ties": fraction_text(result.ties),
+        "loses": fraction_text(result.loses),
+        "sides": [
+            odds_json(expression, dist, mean(dist)),
+            odds_json(vs, vs_dist, mean(vs_dist)),
+        ],
+    }
+
+
+def versus_heading(
+    expression: str, dist: dict[int, Fraction], vs: str, vs_dist: dict[int, Fraction], width: int
+) -> list[str]:
+    """Return the heading of ``odds A --vs B``: both sides with their means, on one line
+    if it fits in `width`, else a line each."""
+    sides = (
+        f"{expression} (mean {mean_text(mean(dist))})",
+        f"vs {vs} (mean {mean_text(mean(vs_dist))})",
+    )
+    line = " ".join(sides)
+    return [line] if len(line) <= width else list(sides)
+
+
+def versus_rows(result: Versus, width: int) -> list[str]:
+    """Return the lines ``beats``, ``ties``, ``loses`` of a `versus` result, each with its
+    percentage and exact chance.
+
+    A chance too long for the rest of the line is folded under itself, never cut: the
+    numerator, then ``/`` and the denominator, each in pieces as wide as there is room for.
+    """
+    lines: list[str] = []
+    for label, chance in (
+        ("beats", result.beats),
+        ("ties", result.ties),
+        ("loses", result.loses),
+    ):
+        percent = percent_text(chance.numerator, chance.denominator) + "%"
+        lead = f"{label:<5}  {percent:>7}  "
+        exact = fraction_text(chance)
+        room = max(width - len(lead), MIN_FOLD_WIDTH)
+        if len(exact) <= room:
+            lines.append(lead + exact)
+            continue
+        numerator, denominator = exact.split("/")
+        pieces = [
+            part[i : i + room]
+            for part in (numerator, "/" + denominator)
+            for i in range(0, len(part), room)
+        ]
+        lines.append(lead + pieces[0])
+        lines.extend(" " * len(lead) + piece for piece in pieces[1:])
+    return lines
+
+
+def show_versus(
+    expression: str,
+    dist: dict[int, Fraction],
+    vs: str,
+    vs_dist: dict[int, Fraction],
+    console: Console | None = None,
+) -> None:
+    """Print how often a roll of `expression` is higher than, equal to and lower than one
+    of `vs`: a heading with both means, then a line each with the % and exact chance."""
+    console = console or Console(highlight=False)
+    for line in versus_heading(expression, dist, vs, vs_dist, console.width):
+        console.print(Text(line, style="bold"))
+    for line in versus_rows(versus(dist, vs_dist), console.width):
+        console.print(Text(line), crop=False)
