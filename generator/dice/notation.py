@@ -155,7 +155,13 @@ class Dice:
         return 0
 
     def __str__(self) -> str:
-        return _dice_text(self)
+        return _dice_str(self)
+
+
+@lru_cache(maxsize=1024)
+def _dice_str(node: Dice) -> str:
+    """Return `node` as notation (the roller names a group with it at every roll)."""
+    return _dice_text(node)
 
 
 def _dice_text(

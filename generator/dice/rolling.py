@@ -26,7 +26,7 @@ from generator.errors import InputError
 MAX_ROLLED_DICE = 100_000
 
 
-@dataclass
+@dataclass(slots=True)
 class DieRoll:
     """One die of a group: its final value and what happened to it.
 
@@ -42,11 +42,11 @@ class DieRoll:
     explosions: list[int] = field(default_factory=list)
     success: bool | None = None
     faces: list[int] = field(default_factory=list)
-    clamped: dict[int, int] = field(default_factory=dict)  # chain index: face as thrown
+    clamped: dict[int, int] | None = None  # chain index: face as thrown, if min/max moved it
     fudge: bool = False
     successes: int = 0
     failures: int | None = None
-    net_marks: list[int] = field(default_factory=list)  # each face: 1, -1 or 0
+    net_marks: list[int] | None = None  # each face in a success pool: 1, -1 or 0
 
     def net(self) -> int:
         """What the die is worth in a success pool: successes minus failures."""
@@ -62,7 +62,7 @@ class DieRoll:
             out["rerolled"] = list(self.rerolled)
         if self.explosions:
             out["exploded"] = list(self.explosions)
-        if self.clamped:
+        if self.clamped is not None:
             out["thrown"] = [self.clamped.get(i, f) for i, f in enumerate(self.faces)]
         if self.success is not None:
             if self.explosions:
@@ -77,15 +77,22 @@ class DieRoll:
 
     def _face_text(self, index: int, face: int) -> str:
         text = f"{face:+d}" if self.fudge and face else str(face)
-        if index in self.clamped:
+        if self.clamped is not None and index in self.clamped:
             thrown = self.clamped[index]
             text = f"{thrown}{'↑' if thrown < face else '↓'}{text}"
-        if self.net_marks:
+        if self.net_marks is not None:
             text += {1: "*", -1: "✗"}.get(self.net_marks[index], "")
         return text
 
     def __str__(self) -> str:
-        if self.net_marks and self.explosions:
+        if (
+            not self.rerolled
+            and self.net_marks is None
+            and self.clamped is None
+            and not (self.explosions or self.fudge)
+        ):  # most dice: the face alone
+            return str(self.value) if self.kept else f"({self.value})"
+        if self.net_marks is not None and self.explosions:
             text = "!".join(self._face_text(i, f) for i, f in enumerate(self.faces))
         elif self.explosions:
             text = f"{self.value}!"
@@ -140,22 +147,36 @@ def _face(node: Dice, rng: random.Random, die: DieRoll) -> int:
             value = rng.randint(1, node.sides)
             if node.reroll_once:
                 break
+    if node.minimum is None and node.maximum is None:
+        return value
     shown = node.clamp(value)
     if shown != value:
+        if die.clamped is None:
+            die.clamped = {}
         die.clamped[len(die.faces)] = value
     return shown
 
 
 def _roll_die(node: Dice, rng: random.Random) -> DieRoll:
     """Throw one die of the group with its explosion chain, and count it if a pool."""
-    die = DieRoll(node.sides, 0, fudge=node.fudge)
-    last = _face(node, rng, die)
-    die.faces.append(last)
-    while node.explode is not None and node.explode.test(last) and len(die.faces) <= EXPLODE_DEPTH:
+    simple = node.reroll is None and node.minimum is None and node.maximum is None
+    if simple and not node.fudge:  # most dice: one face, nothing to record
+        last = rng.randint(1, node.sides)
+        die = DieRoll(node.sides, last, True, [], [], None, [last])
+        if node.explode is None and node.success is None:
+            return die
+    else:
+        die = DieRoll(node.sides, 0, True, [], [], None, [], None, node.fudge)
         last = _face(node, rng, die)
         die.faces.append(last)
-        die.explosions.append(last)
-    die.value = sum(die.faces)
+    if node.explode is not None:
+        while node.explode.test(last) and len(die.faces) <= EXPLODE_DEPTH:
+            last = _face(node, rng, die)
+            die.faces.append(last)
+            die.explosions.append(last)
+        die.value = sum(die.faces)
+    else:
+        die.value = last
     if node.success is not None:
         die.net_marks = [node.net(f) for f in die.faces]
         die.successes = die.net_marks.count(1)
@@ -169,9 +190,14 @@ def _roll_group(node: Dice, rng: random.Random) -> GroupRoll:
     dice = [_roll_die(node, rng) for _ in range(node.count)]
     if node.keep is not None:
         highest_first = node.keep[0] in ("kh", "dl")
-        order = sorted(
-            range(len(dice)), key=lambda i: (dice[i].value, dice[i].net()), reverse=highest_first
-        )
+        if node.success is None:
+            order = sorted(range(len(dice)), key=lambda i: dice[i].value, reverse=highest_first)
+        else:  # ties broken by the net count, as odds counts them
+            order = sorted(
+                range(len(dice)),
+                key=lambda i: (dice[i].value, dice[i].net()),
+                reverse=highest_first,
+            )
         for i in order[node.kept_count() :]:
             dice[i].kept = False
     kept = [d for d in dice if d.kept]

@@ -6,7 +6,7 @@ import math
 import sys
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, ConsoleOptions
 from rich.markup import escape
@@ -16,7 +16,9 @@ from rich.text import Text
 
 from generator.dice.odds import mean
 from generator.dice.rolling import RollResult
-from generator.dice.versus import Versus, versus
+
+if TYPE_CHECKING:
+    from generator.dice.versus import Versus
 
 BAR_WIDTH = 30
 """The widest bar of the odds chart, when the terminal has room for it."""
@@ -240,6 +242,8 @@ def versus_json(
 ) -> dict[str, Any]:
     """Return the ``odds A --vs B --json`` object: the chances that A beats, ties and loses
     to B, then each side as ``odds --json`` gives it."""
+    from generator.dice.versus import versus  # not on the start-up of `roll`
+
     result = versus(dist, vs_dist)
     return {
         "expression": expression,
@@ -307,6 +311,8 @@ def show_versus(
 ) -> None:
     """Print how often a roll of `expression` is higher than, equal to and lower than one
     of `vs`: a heading with both means, then a line each with the % and exact chance."""
+    from generator.dice.versus import versus  # not on the start-up of `roll`
+
     console = console or Console(highlight=False)
     for line in versus_heading(expression, dist, vs, vs_dist, console.width):
         console.print(Text(line, style="bold"))
