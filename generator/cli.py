@@ -1,7 +1,12 @@
-"""The command line: thin Typer commands that convert options and call one core function.
+"""The command line: thin Typer commands that convert options into a request, call one
+function of the application layer (`generator.app`, which the web app calls too) and
+report what it made.
 
 Every `QuartermasterError` becomes one line per problem on stderr and its exit code
 (2 for bad input); a usage error is one line too. No traceback reaches the user.
+
+Each command imports the part of `generator.app` it calls when it runs, not at the top:
+`roll 2d6` answers in a blink because it loads neither the rules nor the renderers.
 """
 
 from __future__ import annotations
@@ -12,19 +17,30 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import click
 import typer
 
 from generator import __version__, completion
-from generator.assignments import parse_assignments
+from generator.app import (
+    BatchRequest,
+    CharacterRequest,
+    FleetRequest,
+    Listener,
+    PacketRequest,
+    PrintOptions,
+    ScenarioRequest,
+    SheetRequest,
+    fresh_seed,
+)
 from generator.errors import DataError, InputError, QuartermasterError, one_line
 from generator.suggest import unknown
 
 if TYPE_CHECKING:
-    from generator.generate.scenario import Order
-    from generator.loading import Rules, Ruleset
+    from generator.app.generated import Generated
+    from generator.loading import Rules
 
 
 class _Argument(typer.core.TyperArgument):
@@ -86,14 +102,6 @@ def _root(
     """Quartermaster: rule tables, dice and printable sheets for age-of-sail games."""
 
 
-def check_ruleset(rules: Rules, ruleset_id: str) -> Ruleset:
-    """Return the ruleset `ruleset_id`, or refuse naming the nearest and the list."""
-    ruleset = rules.rulesets.get(ruleset_id)
-    if ruleset is None:
-        raise InputError(unknown("ruleset", ruleset_id, rules.rulesets))
-    return ruleset
-
-
 def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
@@ -129,22 +137,19 @@ def tables_command(
 
     Examples: quartermaster tables flob; quartermaster tables flob.broadside
     """
+    from generator.app.table import find_tables
     from generator.listing import show_table, show_tables, table_json, tables_json
-    from generator.lookup import find_table
+    from generator.loading import Table
 
-    rules = _load_rules(rules_file)
-    if "." in target:
-        table = find_table(rules, target)
-        if as_json:
-            _print_json(table_json(table))
-        else:
-            show_table(table)
-        return
-    ruleset = check_ruleset(rules, target)
-    if as_json:
-        _print_json(tables_json(ruleset))
+    found = find_tables(target, rules_file)
+    if isinstance(found, Table) and as_json:
+        _print_json(table_json(found))
+    elif isinstance(found, Table):
+        show_table(found)
+    elif as_json:
+        _print_json(tables_json(found))
     else:
-        show_tables(ruleset)
+        show_tables(found)
 
 
 @app.command("lookup", cls=_Command)
@@ -169,11 +174,10 @@ def lookup_command(
 
     Example: quartermaster lookup impulse.damage-effects roll=14 hits=6
     """
+    from generator.app.table import look_up
     from generator.listing import show_lookup
-    from generator.lookup import find_table, lookup, read_values
 
-    rules = _load_rules(rules_file)
-    result = lookup(rules, table_id, read_values(find_table(rules, table_id), values or []))
+    result = look_up(table_id, values or [], rules_file)
     if as_json:
         _print_json(result.to_json())
     else:
@@ -184,13 +188,6 @@ SeedOption = Annotated[
     int | None,
     typer.Option("--seed", help="Seed for the random source; the same seed repeats the result."),
 ]
-
-
-def fresh_seed() -> int:
-    """Return a new seed to print, so any unseeded result can be repeated."""
-    import secrets
-
-    return secrets.randbelow(2**31)
 
 
 @app.command("roll", cls=_Command)
@@ -215,26 +212,16 @@ def roll_command(
     Examples: quartermaster roll 2d6+3; quartermaster roll 4d6kh3 --seed 1805 --times 6;
     quartermaster roll '8d6>=5'
     """
-    import random
-
-    from generator.dice import parse, roll
-    from generator.dice.rolling import check_times
+    from generator.app.rolls import roll_dice
     from generator.dice.show import show_roll
 
-    expression = _expression(words, "roll")
-    node = parse(expression)
-    check_times(expression, node, times)
-    used = fresh_seed() if seed is None else seed
-    rng = random.Random(used)
-    results = [roll(node, rng) for _ in range(times)]
-    for result in results:
-        result.expression = expression
+    rolls = roll_dice(_expression(words, "roll"), times, seed)
     if as_json:
-        objects = [{**r.to_json(), "seed": used} for r in results]
+        objects = [{**r.to_json(), "seed": rolls.seed} for r in rolls.results]
         _print_json(objects[0] if times == 1 else objects)
         return
-    for i, result in enumerate(results):
-        show_roll(result, used if i == len(results) - 1 else None)
+    for i, result in enumerate(rolls.results):
+        show_roll(result, rolls.seed if i == len(rolls.results) - 1 else None)
 
 
 @app.command("odds", cls=_Command)
@@ -267,25 +254,23 @@ def odds_command(
     Examples: quartermaster odds 2d6; quartermaster odds '8d6>=5' --json;
     quartermaster odds 1d20+5 --vs 1d20+3
     """
-    from generator.dice import distribution, mean
+    from generator.app.rolls import dice_odds, versus_odds
     from generator.dice.show import odds_json, show_odds, show_versus, versus_json
-    from generator.dice.versus import vs_distribution
 
-    expression = _expression(words, "odds")
-
-    dist = distribution(expression)
+    odds = dice_odds(_expression(words, "odds"))
+    expression, dist = odds.expression, odds.chances
     if vs is not None:
         # 'odds '1d20<=14' --vs 1d6>=5' unquoted: the shell took '>=5' from --vs
         vs = _expression([vs], f"odds '{expression}' --vs")
-        vs_dist = vs_distribution(vs)
+        vs_dist = versus_odds(vs)
         if as_json:
             _print_json(versus_json(expression, dist, vs, vs_dist))
         else:
             show_versus(expression, dist, vs, vs_dist)
     elif as_json:
-        _print_json(odds_json(expression, dist, mean(dist)))
+        _print_json(odds_json(expression, dist, odds.mean))
     else:
-        show_odds(expression, dist, mean(dist))
+        show_odds(expression, dist, odds.mean)
 
 
 def _expression(words: list[str], command: str) -> str:
@@ -343,7 +328,7 @@ def resolvers_command(
 
     Examples: quartermaster resolvers flob; quartermaster resolvers flob.broadside
     """
-    from generator.resolve import all_resolvers, get_resolver
+    from generator.app.table import find_resolvers
     from generator.resolve.show import (
         resolver_json,
         resolvers_json,
@@ -351,18 +336,14 @@ def resolvers_command(
         show_resolvers,
     )
 
-    rules = _load_rules(rules_file)
-    if ruleset is not None and "." in ruleset:
-        resolver = get_resolver(ruleset)
-        if as_json:
-            _print_json(resolver_json(resolver, rules))
-        else:
-            show_resolver(resolver, rules)
-        return
-    chosen = [r for r in all_resolvers().values() if ruleset in (None, r.ruleset)]
-    if ruleset is not None and not chosen:
-        raise InputError(unknown("ruleset", ruleset, rules.rulesets))
-    if as_json:
+    found = find_resolvers(ruleset, rules_file)
+    rules, chosen = found.rules, list(found.resolvers)
+    one = ruleset is not None and "." in ruleset
+    if one and as_json:
+        _print_json(resolver_json(chosen[0], rules))
+    elif one:
+        show_resolver(chosen[0], rules)
+    elif as_json:
         _print_json(resolvers_json(chosen, rules))
     else:
         show_resolvers(chosen, rules)
@@ -410,32 +391,27 @@ def resolve_command(
 
     Example: quartermaster resolve tactical.flight-test flagship=yes courage=1 --seed 7
     """
+    from generator.app.table import ResolveRequest, find_resolver, resolve, resolve_odds
+    from generator.resolve.show import odds_json, show_odds, show_resolution, show_resolver
+
     if show_help or resolver_id is None:
         if resolver_id is None and not show_help:
             raise click.UsageError("Missing argument 'RESOLVER_ID'.", ctx)
         typer.echo(ctx.get_help())
         if resolver_id is not None:
-            from generator.resolve import get_resolver
-            from generator.resolve.show import show_resolver
-
             typer.echo("")
-            show_resolver(get_resolver(resolver_id), _load_rules(rules_file))
+            found = find_resolver(resolver_id, rules_file)
+            show_resolver(found.resolvers[0], found.rules)
         return
-    from generator.resolve import get_resolver, parse_inputs
-    from generator.resolve.engine import odds, run
-    from generator.resolve.show import odds_json, show_odds, show_resolution
-
-    rules = _load_rules(rules_file)
-    resolver = get_resolver(resolver_id)
-    inputs = parse_inputs(resolver, rules, parse_assignments(values or [], "inputs"))
+    request = ResolveRequest(resolver_id, tuple(values or ()), seed=seed, rules_file=rules_file)
     if want_odds:
-        chances = odds(resolver, rules, inputs)
+        made = resolve_odds(request)
         if as_json:
-            _print_json(odds_json(resolver, inputs, chances))
+            _print_json(odds_json(made.resolver, made.inputs, made.chances))
         else:
-            show_odds(resolver, inputs, chances)
+            show_odds(made.resolver, made.inputs, made.chances)
         return
-    resolution = run(resolver, rules, inputs, fresh_seed() if seed is None else seed)
+    resolution = resolve(request)
     if as_json:
         _print_json(resolution.to_json())
     else:
@@ -499,25 +475,6 @@ YearOption = Annotated[
 ]
 
 
-def _numbers(option: str, text: str | None) -> tuple[int, ...]:
-    if text is None:
-        return ()
-    try:
-        return tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise InputError(f"{option} {text}: whole numbers, e.g. 3 or 3,4") from None
-
-
-def _words(text: str | None) -> tuple[str, ...]:
-    return tuple(p.strip().lower() for p in text.split(",")) if text else ()
-
-
-def _order(ships: str | None, navies: str | None, year: int | None, balanced: bool = True) -> Order:
-    from generator.generate.scenario import Order
-
-    return Order(_numbers("--ships", ships), _words(navies), year, balanced)
-
-
 FromOption = Annotated[
     Path | None,
     typer.Option(
@@ -546,129 +503,70 @@ ForceOption = Annotated[
 ]
 
 
-def _check_data_output(
-    output: Path | None, force: bool, inputs: Sequence[Path | None] = ()
-) -> None:
-    """Refuse, before anything is read or rolled, an ``-o`` file the command may not write.
-
-    `inputs` are the files the command reads: `output` never replaces one of them.
-    """
-    if output is not None:
-        from generator.output import check_target
-
-        check_target(output, force=force, kind="data", inputs=inputs)
-
-
-def _check_pdf_output(output: Path | None, force: bool, inputs: Sequence[Path | None]) -> None:
-    """Refuse, before anything is read or rolled, an ``-o`` PDF the command may not write
-    (a file named after what is rolled is checked once it is known)."""
-    if output is not None:
-        from generator.output import check_target
-
-        check_target(output, force=force, kind="pdf", inputs=inputs)
-
-
-def _check_input(path: Path | None, option: str, takes: str) -> None:
-    """Refuse a file given to `option` that is plainly not the text file it takes (a PDF,
-    say), naming what it is and what the option takes, rather than a byte it trips on."""
-    if path is None:
-        return
-    try:
-        with path.open("rb") as stream:
-            head = stream.read(1024)
-    except OSError:
-        return  # missing or unreadable: the reader says which, naming the file
-    for magic, what in NOT_TEXT.items():
-        if head.startswith(magic):
-            raise InputError(f"{path}: this is {what}; {option} takes {takes}")
-
-
-# files people hand over by mistake, by how they start (a stray control character in a
-# text file is the YAML reader's to report, with its line)
-NOT_TEXT = {
-    b"%PDF-": "a PDF",
-    b"PK\x03\x04": "a ZIP archive (or an office document)",
-    b"\x89PNG\r\n": "a PNG image",
-    b"\xff\xd8\xff": "a JPEG image",
-}
-
-# what each file option takes, for `_check_input`
-SCENARIO_FILE = "a scenario file (JSON or YAML, as 'quartermaster scenario -o' writes)"
-FLEET_FILE = "a fleet file (JSON or YAML, as 'quartermaster fleet -o' writes)"
-SCENARIO_OR_FLEET_FILE = (
-    "a scenario or fleet file (JSON or YAML, as 'quartermaster scenario -o' or 'fleet -o' writes)"
-)
-CHARACTER_FILE = "a character file (JSON or YAML, as 'quartermaster character -o' writes)"
-RULES_FILE = "a house-rules file (YAML)"
-
-
 def _load_rules(rules_file: Path | None) -> Rules:
     """Return the rules, with the house rules in `rules_file` (checked first) if given."""
-    from generator.loading import load_rules
+    from generator.app.inputs import load_rules
 
-    _check_input(rules_file, "--rules", RULES_FILE)
     return load_rules(rules_file)
 
 
-def _check_navies(
-    rules: Rules, ruleset: str, navies: Sequence[str], year: int | None, option: str
-) -> None:
-    """Refuse a navy the ruleset does not field, naming `option` as it was typed, with the
-    nearest navy it does field; `check_order` checks the rest of the order."""
-    from generator.generate.base import get_generator
-    from generator.generate.scenario import fielded_navies
+class _Told(Listener):
+    """What the command line says while a use works: the notes (the seed drawn) kept for
+    `_say_notes`, warnings on stderr at once, and on a terminal the steps of the work
+    (`_status`) or a batch's progress bar, closed with the command's ``with`` block."""
 
-    gen = get_generator(ruleset)
-    if gen.units != "ships" or not navies:
-        return
-    if year is not None:
-        low, high = gen.years(rules)
-        if not low <= year <= high:
-            return  # `check_order` refuses the year first
-    every = fielded_navies(rules, gen, None)
-    can = every if year is None else fielded_navies(rules, gen, year)
-    when = f" in {year}" if year is not None else ""
-    for navy in navies:
-        if navy in every and navy not in can:
-            raise InputError(f"{option} {navy}: {ruleset} fields {', '.join(can)}{when}")
-        if navy not in can:
-            listing = f"{ruleset} fields{when}"
-            raise InputError(f"{option}: {unknown('navy', navy, can, listing=listing)}")
+    def __init__(self, status: str | None = None, bar: tuple[str, int] | None = None) -> None:
+        self._status = status
+        self._bar = bar
+        self._open = contextlib.ExitStack()
+        self._step: Callable[[str], None] = lambda what: None
+        self._progress: Callable[[int], None] = lambda done: None
+
+    def __enter__(self) -> _Told:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self._open.__exit__(kind, error, trace)
+
+    def note(self, message: str) -> None:
+        _NOTES.append(message)
+
+    def warn(self, message: str) -> None:
+        typer.echo(f"warning: {message}", err=True)
+
+    def start(self) -> None:
+        _say_notes()  # every check passed: the seed is worth saying while the work runs
+        if self._status is not None:
+            self._step = self._open.enter_context(_status(self._status))
+        if self._bar is not None and sys.stderr.isatty():
+            from rich.progress import Progress
+
+            bar = self._open.enter_context(Progress(transient=False))
+            task = bar.add_task(self._bar[0], total=self._bar[1])
+            self._progress = lambda done: bar.update(task, completed=done)
+
+    def step(self, what: str) -> None:
+        self._step(what)
+
+    def progress(self, done: int, total: int) -> None:
+        self._progress(done)
 
 
-def _say_uneven(scenario: dict[str, Any]) -> None:
-    """Say on stderr, in one line, that the sides could not be balanced (the briefing
-    prints the same line)."""
-    from generator.generate.scenario import balance_warning
-
-    uneven = balance_warning(scenario)
-    if uneven is not None:
-        typer.echo(f"warning: {uneven}", err=True)
-
-
-def _emit(
-    data: dict[str, object],
-    as_json: bool,
-    as_yaml: bool,
-    output: Path | None,
-    force: bool,
-) -> bool:
-    """Print or write generated data; return True if it was handled (not human output).
-
-    `output` was checked by `_check_data_output` before anything was rolled or read.
-    """
-    from generator.generate.scenario import dump
-    from generator.output import write_atomic
-
-    if output is not None:
-        fmt = "yaml" if as_yaml or output.suffix.lower() in (".yaml", ".yml") else "json"
-        write_atomic(output, dump(data, fmt).encode("utf-8"))
-        typer.echo(f"wrote {output}")
-        return True
-    if as_json or as_yaml:
-        sys.stdout.write(dump(data, "yaml" if as_yaml else "json"))
-        return True
-    return False
+def _report(made: Generated, as_json: bool, as_yaml: bool) -> bool:
+    """Say where generated data was written, or print it as JSON or YAML; return False if
+    it is for a terminal listing instead."""
+    if made.written is not None:
+        typer.echo(f"wrote {made.written}")
+    elif as_json or as_yaml:
+        sys.stdout.write(made.text(as_yaml))
+    else:
+        return False
+    return True
 
 
 @app.command("fleet", cls=_Command)
@@ -697,36 +595,24 @@ def fleet_command(
     Examples: quartermaster fleet tactical --seed 1805 --json;
     quartermaster fleet flob --ships 3 --navy british --year 1798 -o british.yaml
     """
-    from generator.generate.base import get_generator
-    from generator.generate.scenario import check_order, read_force, roll_force
+    from generator.app.generated import make_fleet
     from generator.generate.show import show_force
 
-    rules = _load_rules(rules_file)
-    check_ruleset(rules, ruleset)
-    gen = get_generator(ruleset)
-    if gen.units != "ships":
-        raise InputError(
-            f"{ruleset} has no fleets: use 'quartermaster character' or "
-            f"'quartermaster scenario {ruleset}'"
-        )
-    order = _order(None if ships is None else str(ships), navy, year, balanced=False)
-    _check_navies(rules, ruleset, order.navies, year, "--navy")
-    check_order(rules, ruleset, order)
-    if from_file is not None and (
-        seed is not None or ships is not None or navy or year is not None
-    ):
-        raise InputError(
-            "--from: the fleet is read from the file; no --seed, --ships, --navy or --year"
-        )
-    _check_input(from_file, "--from", FLEET_FILE)
-    _check_data_output(output, force_write, (from_file, rules_file))
-    force = (
-        read_force(from_file, rules, ruleset)
-        if from_file
-        else roll_force(rules, ruleset, _seed(seed), order)
+    request = FleetRequest(
+        ruleset=ruleset,
+        seed=seed,
+        ships=ships,
+        navy=navy,
+        year=year,
+        from_file=from_file,
+        rules_file=rules_file,
+        output=output,
+        as_yaml=as_yaml,
+        force=force_write,
     )
-    if not _emit(force, as_json, as_yaml, output, force_write):
-        show_force(force, gen.units, gen.summary_fields)
+    made = make_fleet(request, _Told())
+    if not _report(made, as_json, as_yaml):
+        show_force(made.data, made.units, made.fields)
 
 
 @app.command("character", cls=_Command)
@@ -743,22 +629,20 @@ def character_command(
 
     Example: quartermaster character --seed 7 --yaml
     """
-    from generator.generate.base import get_generator
+    from generator.app.generated import make_character
     from generator.generate.show import show_force
-    from generator.rulesets import serving
 
-    rules = _load_rules(rules_file)
-    gen = get_generator(serving("character")[0])
-    if from_file is not None and seed is not None:
-        raise InputError("--from: the character is read from the file; no --seed")
-    _check_input(from_file, "--from", CHARACTER_FILE)
-    _check_data_output(output, force, (from_file, rules_file))
-    person = (
-        gen.read_character(from_file, rules)
-        if from_file
-        else gen.roll_character(rules, _seed(seed))
+    request = CharacterRequest(
+        seed=seed,
+        from_file=from_file,
+        rules_file=rules_file,
+        output=output,
+        as_yaml=as_yaml,
+        force=force,
     )
-    if not _emit(person, as_json, as_yaml, output, force):
+    made = make_character(request, _Told())
+    if not _report(made, as_json, as_yaml):
+        person = made.data
         show_force(
             {"name": person["name"], "seed": person.get("seed"), "characters": [person]},
             "characters",
@@ -799,38 +683,26 @@ def scenario_command(
     quartermaster scenario flob --ships 3 --navies british,french --year 1798;
     quartermaster scenario flob --side british.yaml --side french.yaml --seed 7
     """
-    from generator.generate.base import get_generator
-    from generator.generate.scenario import (
-        check_order,
-        read_scenario,
-        roll_scenario,
-        scenario_from_sides,
-    )
+    from generator.app.generated import make_scenario
     from generator.generate.show import show_scenario
 
-    rules = _load_rules(rules_file)
-    check_ruleset(rules, ruleset)
-    order = _order(ships, navies, year, balanced)
-    _check_navies(rules, ruleset, order.navies, year, "--navies")
-    check_order(rules, ruleset, order)
-    if from_file is not None and (sides or seed is not None):
-        raise InputError("--from: the scenario is read from the file; no --seed or --side")
-    if sides and (ships or navies):
-        raise InputError("--side: the fleet files say the ships and navies; no --ships or --navies")
-    _check_input(from_file, "--from", SCENARIO_FILE)
-    for side in sides or ():
-        _check_input(side, "--side", FLEET_FILE)
-    _check_data_output(output, force, (from_file, rules_file, *(sides or ())))
-    if from_file is not None:
-        scenario = read_scenario(from_file, rules, ruleset)
-    elif sides:
-        scenario = scenario_from_sides(rules, ruleset, sides, _seed(seed), year, balanced)
-    else:
-        scenario = roll_scenario(rules, ruleset, _seed(seed), order)
-    _say_uneven(scenario)
-    if not _emit(scenario, as_json, as_yaml, output, force):
-        gen = get_generator(ruleset)
-        show_scenario(scenario, gen.units, gen.summary_fields)
+    request = ScenarioRequest(
+        ruleset=ruleset,
+        seed=seed,
+        ships=ships,
+        navies=navies,
+        year=year,
+        balanced=balanced,
+        sides=tuple(sides or ()),
+        from_file=from_file,
+        rules_file=rules_file,
+        output=output,
+        as_yaml=as_yaml,
+        force=force,
+    )
+    made = make_scenario(request, _Told())
+    if not _report(made, as_json, as_yaml):
+        show_scenario(made.data, made.units, made.fields)
 
 
 @app.command("sheet", cls=_Command)
@@ -875,41 +747,19 @@ def sheet_command(
 
     Example: quartermaster sheet ship-log --ruleset tactical --seed 1805 --paper letter
     """
-    from generator.output import check_target, write_atomic
-    from generator.render.sheets import (
-        FLEET_KINDS,
-        PAPERS,
-        default_path,
-        get_kind,
-        load_sheet_data,
-        render_sheet,
-    )
+    from generator.app.printed import write_sheet
 
-    rules = _load_rules(rules_file)
-    sheet = get_kind(kind)
-    if ruleset is not None and ruleset not in sheet.rulesets:
-        raise InputError(
-            f"--ruleset {ruleset}: the {kind} sheet serves {', '.join(sheet.rulesets)}"
-        )
-    if paper.lower() not in PAPERS:
-        raise InputError(f"--paper {paper}: choose a4 or letter")
-    if sheet.data == "character":
-        takes = CHARACTER_FILE
-    elif kind in FLEET_KINDS:
-        takes = SCENARIO_OR_FLEET_FILE
-    else:
-        takes = SCENARIO_FILE
-    _check_input(from_file, "--from", takes)
-    _check_pdf_output(output, force, (from_file, rules_file))
-    data = load_sheet_data(sheet, rules, ruleset, from_file, seed)
-    chosen = ruleset or (str(data["ruleset"]) if data and "ruleset" in data else None)
-    target = output or default_path(kind, chosen, seed, paper.lower(), mono, fillable)
-    check_target(target, force=force, kind="pdf", inputs=(from_file, rules_file))
-    pdf = render_sheet(
-        kind, rules, data=data, ruleset=chosen, paper=paper.lower(), mono=mono, fillable=fillable
+    request = SheetRequest(
+        kind=kind,
+        ruleset=ruleset,
+        from_file=from_file,
+        seed=seed,
+        printing=PrintOptions(paper, mono, fillable),
+        rules_file=rules_file,
+        output=output,
+        force=force,
     )
-    write_atomic(target, pdf)
-    typer.echo(f"wrote {target}")
+    typer.echo(f"wrote {write_sheet(request).name}")
 
 
 PaperOption = Annotated[
@@ -981,71 +831,29 @@ def packet_command(
     Examples: quartermaster packet tactical --seed 1805 --paper letter --handouts;
     quartermaster packet flob --ships 3 --navies british,french --year 1798 --without map
     """
-    from generator.generate.scenario import check_order, read_scenario, roll_scenario
-    from generator.output import check_target, write_atomic
-    from generator.pdf.packet import build_packet, check_packet_options
-    from generator.rulesets import default_ruleset
+    from generator.app.printed import write_packet
 
-    paper = paper.lower()
-    leave_out = _words(without)
-    check_packet_options(paper, leave_out, spares)
-    if title is not None and (not title.strip() or len(title) > 120):
-        raise InputError("--title: from 1 to 120 characters")
-    rules = _load_rules(rules_file)
-    if ruleset is not None:
-        check_ruleset(rules, ruleset)
-    if from_file is not None:
-        if seed is not None or ships or navies or year is not None:
-            raise InputError(
-                "--from: the scenario is read from the file; no --seed, --ships, --navies or --year"
-            )
-        _check_input(from_file, "--from", SCENARIO_FILE)
-        _check_pdf_output(output, force, (from_file, rules_file))
-        # without a RULESET, the file says which it is
-        scenario = read_scenario(from_file, rules, ruleset)
-        ruleset = str(scenario["ruleset"])
-    else:
-        ruleset = ruleset or default_ruleset()
-        order = _order(ships, navies, year, balanced)
-        _check_navies(rules, ruleset, order.navies, year, "--navies")
-        check_order(rules, ruleset, order)
-        _check_pdf_output(output, force, (rules_file,))
-        scenario = roll_scenario(rules, ruleset, _seed(seed), order)
-    _say_uneven(scenario)
-    if title is not None:
-        scenario["title"] = title.strip()
-    suffix = "".join(
-        part
-        for part, on in (("-letter", paper == "letter"), ("-mono", mono), ("-fillable", fillable))
-        if on
+    request = PacketRequest(
+        ruleset=ruleset,
+        seed=seed,
+        ships=ships,
+        navies=navies,
+        year=year,
+        balanced=balanced,
+        from_file=from_file,
+        without=without,
+        spares=spares,
+        title=title,
+        printing=PrintOptions(paper, mono, fillable),
+        handouts=handouts,
+        rules_file=rules_file,
+        output=output,
+        force=force,
     )
-    target = output or Path("output") / f"packet-{ruleset}-{scenario['seed']}{suffix}.pdf"
-    handout_paths = handout_names(target, scenario) if handouts else []
-    for path in (target, *handout_paths):
-        check_target(path, force=force, kind="pdf", inputs=(from_file, rules_file))
-    _say_notes()  # every check passed: the seed is worth saying while the packet is made
-    with _status("Making the packet") as step:
-        packet = build_packet(
-            rules,
-            scenario,
-            paper=paper,
-            mono=mono,
-            fillable=fillable,
-            without=frozenset(leave_out),
-            spares=spares,
-            progress=step,
-        )
-        step("putting the pages together")
-        pdfs = [packet.write()]
-        for index in range(len(handout_paths)):
-            step(f"handout for {scenario['sides'][index].get('name', '')}")
-            pdfs.append(packet.write(sides={index}))
-    write_atomic(target, pdfs[0])
-    typer.echo(f"wrote {target}")
-    for index, handout in enumerate(handout_paths):
-        side = scenario["sides"][index]
-        write_atomic(handout, pdfs[index + 1])
-        typer.echo(f"wrote {handout} ({side.get('name', '')})")
+    with _Told(status="Making the packet") as told:
+        files = write_packet(request, told)
+    for made in files:
+        typer.echo(f"wrote {made.name}" + ("" if made.side is None else f" ({made.side})"))
 
 
 @contextlib.contextmanager
@@ -1061,14 +869,6 @@ def _status(what: str) -> Iterator[Callable[[str], None]]:
 
     with Console(stderr=True).status(f"{what}…") as status:
         yield lambda step: status.update(f"{what}: {escape(step)}…")
-
-
-def handout_names(target: Path, scenario: dict[str, Any]) -> list[Path]:
-    """Return the paths of the sides' handouts beside `target`, named by navy
-    (``packet-flob-7-british.pdf``), numbered where two sides share a navy."""
-    navies = [str(side.get("navy") or f"side{i + 1}") for i, side in enumerate(scenario["sides"])]
-    names = [f"{navy}-{i + 1}" if navies.count(navy) > 1 else navy for i, navy in enumerate(navies)]
-    return [target.with_name(f"{target.stem}-{name}.pdf") for name in names]
 
 
 @app.command("batch", cls=_Command)
@@ -1110,63 +910,29 @@ def batch_command(
     Examples: quartermaster batch tactical --count 40 --seed 2026 -o con/;
     quartermaster batch tactical,flob --count 12 --ships 4 --without gm-notes -o club/
     """
-    from generator.generate.scenario import check_order
-    from generator.pdf.batch import (
-        BatchOptions,
-        check_batch_options,
-        check_batch_targets,
-        read_manifest,
-        run_batch,
-    )
-    from generator.pdf.packet import check_packet_options
+    from generator.app.checks import words
+    from generator.app.printed import make_batch
 
-    paper = paper.lower()
-    leave_out = _words(without)
-    check_packet_options(paper, leave_out, spares)
-    rules = _load_rules(rules_file)
-    chosen = _words(rulesets)
-    for ruleset in chosen:
-        check_ruleset(rules, ruleset)
-    order = _order(ships, navies, year, balanced)
-    for ruleset in chosen:
-        _check_navies(rules, ruleset, order.navies, year, "--navies")
-        check_order(rules, ruleset, order)
-    if seed is None and resume:
-        existing = read_manifest(output)
-        seed = int(existing["seed"]) if existing else None
-    options = BatchOptions(
-        rulesets=chosen,
-        seed=_seed(seed),
+    request = BatchRequest(
+        rulesets=rulesets,
         count=count,
-        balanced=balanced,
-        paper=paper,
-        mono=mono,
-        fillable=fillable,
-        cache=not no_cache,
-        rules_file=str(rules_file) if rules_file else None,
-        ships=order.ships,
-        navies=order.navies,
+        output=output,
+        seed=seed,
+        ships=ships,
+        navies=navies,
         year=year,
-        without=leave_out,
+        balanced=balanced,
+        without=without,
         spares=spares,
+        jobs=jobs,
+        resume=resume,
+        cache=not no_cache,
+        printing=PrintOptions(paper, mono, fillable),
+        rules_file=rules_file,
+        force=force,
     )
-    check_batch_options(options, jobs)
-    check_batch_targets(output, options, force=force)
-    _say_notes()  # every check passed: the seed is worth saying while the batch runs
-    if sys.stderr.isatty():
-        from rich.progress import Progress
-
-        with Progress(transient=False) as bar:
-            task = bar.add_task(f"{', '.join(chosen)} packets", total=count)
-            manifest = run_batch(
-                output,
-                options,
-                jobs=jobs,
-                resume=resume,
-                progress=lambda done, total: bar.update(task, completed=done),
-            )
-    else:
-        manifest = run_batch(output, options, jobs=jobs, resume=resume)
+    with _Told(bar=(f"{', '.join(words(rulesets))} packets", count)) as told:
+        manifest = make_batch(request, told)
     pages = sum(p["pages"] for p in manifest["packets"])
     typer.echo(f"wrote {len(manifest['packets'])} packets ({pages} pages) to {output}")
 
@@ -1174,16 +940,6 @@ def batch_command(
 # what a command has to say on stderr once it is past its checks ("seed N"): never before
 # an error about what was typed, which the note would only bury
 _NOTES: list[str] = []
-
-
-def _seed(seed: int | None) -> int:
-    """Return `seed`, or a fresh one, which is said ("seed N") when the work is under way
-    (`_say_notes`) or done, never ahead of an error about what was typed."""
-    if seed is None:
-        chosen = fresh_seed()
-        _NOTES.append(f"seed {chosen}")
-        return chosen
-    return seed
 
 
 def _say_notes() -> None:

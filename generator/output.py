@@ -17,7 +17,8 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from generator.errors import OutputError
+from generator.errors import InputError, OutputError
+from generator.yamlfile import read_yaml
 
 #: the document-info Creator of every PDF (templates/base.html.j2's generator meta)
 PDF_CREATOR = "Quartermaster"
@@ -136,9 +137,6 @@ def _pdf_creator(path: Path) -> str | None:
 
 
 def _is_generated_data(path: Path) -> bool:
-    from generator.errors import InputError
-    from generator.loading.yamlfile import read_yaml
-
     try:
         data = read_yaml(path).data  # YAML reads JSON too; alias bombs are refused
     except InputError:

@@ -36,17 +36,27 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from generator.assignments import parse_assignments
-from generator.completion import assignments, input_words, starting, table_words
+from generator.dice import distribution, mean, roll
+from generator.dice.show import (
+    fraction_text,
+    odds_json,
+    versus_heading,
+    versus_json,
+    versus_rows,
+)
+from generator.dice.versus import versus, vs_distribution
 from generator.errors import DataError, InputError, QuartermasterError, one_line
+from generator.input_words import assignments, input_words, starting, table_words
 from generator.loading import Rules, Table
+from generator.lookup import find_table, lookup, read_values
 from generator.output import check_folder, write_atomic
+from generator.resolve import Param, Resolver, all_resolvers, get_resolver, parse_inputs
+from generator.resolve.engine import odds, run
+from generator.resolve.show import odds_json as resolution_odds_json
 from generator.suggest import unknown
-
-if TYPE_CHECKING:
-    from generator.resolve import Param, Resolver
 
 HELP = """\
 Type a resolver of this ruleset with its inputs, e.g.
@@ -216,15 +226,11 @@ class PlaySession:
         parts = shlex.split(line)
         head, args = parts[0], parts[1:]
         if head == "roll":
-            from generator.dice import roll
-
             if not args:
                 raise InputError("roll needs a dice expression, e.g. roll 2d6+3")
             result = roll(" ".join(args), random.Random(seed))
             return f"{result.expression} = {result.total}   {result.account}", result.to_json()
         if head == "lookup":
-            from generator.lookup import find_table, lookup, read_values
-
             if not args:
                 raise InputError("lookup needs a table id, e.g. lookup broadside attack=5 roll=7")
             table_id = self._resolver_id(args[0])
@@ -234,10 +240,6 @@ class PlaySession:
         if head == "odds" and args and self._is_resolver(args[0]):
             return self._resolve(args[0], args[1:], seed, want_odds=True)
         if head == "odds" and "--vs" in args:
-            from generator.dice import distribution
-            from generator.dice.show import versus_heading, versus_json, versus_rows
-            from generator.dice.versus import versus, vs_distribution
-
             at = args.index("--vs")
             expression, vs = " ".join(args[:at]), " ".join(args[at + 1 :])
             dist, vs_dist = distribution(expression), vs_distribution(vs)
@@ -246,9 +248,6 @@ class PlaySession:
             lines += versus_rows(versus(dist, vs_dist), width)
             return "\n".join(lines), versus_json(expression, dist, vs, vs_dist)
         if head == "odds":
-            from generator.dice import distribution, mean
-            from generator.dice.show import fraction_text, odds_json
-
             expression = " ".join(args)
             dist = distribution(expression)
             rows = [
@@ -262,18 +261,13 @@ class PlaySession:
     def _resolve(
         self, name: str, args: list[str], seed: int, want_odds: bool
     ) -> tuple[str, dict[str, Any]]:
-        from generator.dice.show import fraction_text
-        from generator.resolve import get_resolver, parse_inputs
-        from generator.resolve.engine import odds, run
-        from generator.resolve.show import odds_json
-
         resolver = get_resolver(self._resolver_id(name))
         inputs = parse_inputs(resolver, self.rules, parse_assignments(args, "inputs"))
         if want_odds:
             chances = odds(resolver, self.rules, inputs)
             ordered = sorted(chances.items(), key=lambda kv: -kv[1])
             rows = [f"  {fraction_text(p):>12}  {float(p) * 100:6.2f}%  {k}" for k, p in ordered]
-            return f"{resolver.title} (odds)\n" + "\n".join(rows), odds_json(
+            return f"{resolver.title} (odds)\n" + "\n".join(rows), resolution_odds_json(
                 resolver, inputs, chances
             )
         resolution = run(resolver, self.rules, inputs, seed)
@@ -283,15 +277,11 @@ class PlaySession:
         return "\n".join(lines), resolution.to_json()
 
     def _is_resolver(self, name: str) -> bool:
-        from generator.resolve import all_resolvers
-
         return self._resolver_id(name) in all_resolvers()
 
     def _own_resolvers(self) -> dict[str, Resolver]:
         """Return this ruleset's resolvers by short name, in the registry's order."""
         if self._own is None:
-            from generator.resolve import all_resolvers
-
             self._own = {
                 r.id.split(".", 1)[1]: r
                 for r in all_resolvers().values()
@@ -333,8 +323,6 @@ class PlaySession:
 
         With names, list only those resolvers, each input's help included.
         """
-        from generator.resolve import get_resolver
-
         if names:
             chosen = [get_resolver(self._resolver_id(n)) for n in names]
         else:

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import InputError, QuartermasterError
-from generator.loading.yamlfile import YamlDoc, read_yaml
 from generator.resources import resource_dir
+from generator.yamlfile import YamlDoc, read_yaml
 
 # what a game-night packet holds, in order:
 #   cover:    sheets about the whole scenario, first (the first is told how to print it)

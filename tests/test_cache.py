@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from generator import diskcache
 from generator.loading import Rules
 from generator.render import cache, sheets
 
@@ -55,7 +56,7 @@ def test_the_key_changes_with_the_html_and_the_form_fields() -> None:
 def test_off_writes_nothing(rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("QM_CACHE_DIR", "off")
     monkeypatch.setattr(sheets, "_STATIC_PDFS", {})
-    assert cache.cache_folder() is None
+    assert diskcache.cache_folder() is None
     _render(rules)
     assert not list(tmp_path.iterdir())
 
@@ -63,7 +64,7 @@ def test_off_writes_nothing(rules: Rules, tmp_path: Path, monkeypatch: pytest.Mo
 def test_the_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("QM_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert cache.cache_folder() == tmp_path / "quartermaster"
+    assert diskcache.cache_folder() == tmp_path / "quartermaster"
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")

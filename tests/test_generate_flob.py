@@ -15,12 +15,7 @@ import pytest
 from generator.dice import distribution
 from generator.errors import DataError
 from generator.generate.common import roll_on
-from generator.generate.flob import (
-    CREW_MODIFIERS,
-    OFFICER_MODIFIERS,
-    RATING_FIELDS,
-    FlobGenerator,
-)
+from generator.generate.flob import CREW_MODIFIERS, OFFICER_MODIFIERS, FlobGenerator
 from generator.generate.scenario import (
     Order,
     balance_ratio,
@@ -32,6 +27,7 @@ from generator.generate.scenario import (
 )
 from generator.loading import Rules
 from generator.lookup import lookup
+from generator.ruleset.flob import RATING_FIELDS
 
 SHIP_KEYS = {
     "name",

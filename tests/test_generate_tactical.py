@@ -25,9 +25,10 @@ from generator.generate.scenario import (
     roll_force,
     roll_scenario,
 )
-from generator.generate.tactical import RATINGS, TacticalGenerator
+from generator.generate.tactical import TacticalGenerator
 from generator.loading import Rules
 from generator.lookup import lookup
+from generator.ruleset.tactical import RATINGS
 
 
 def test_fleet_json_has_the_promised_shape(rules: Rules) -> None:

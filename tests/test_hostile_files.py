@@ -78,7 +78,7 @@ def test_alias_bombs_and_huge_files_are_refused_early(
     """Refused by counting, not by a clock: the bomb after at most MAX_NODES values built
     (it would expand to 10**9), the huge file before it is parsed at all. How soon is
     measured in benchmarks/bench_interrupts.py."""
-    from generator.loading import yamlfile
+    from generator import yamlfile
 
     built: list[Path] = []  # the file of every value built (the rules' own files too)
     real_build = yamlfile._Builder.build

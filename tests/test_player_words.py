@@ -13,6 +13,7 @@ import pytest
 
 from generator.loading import Rules, load_rules
 from generator.render.sheets import render_sheet, sheet_kinds
+from generator.render.words import player_words
 from generator.resources import resource_dir
 from tests.fullest import fullest, variants
 from tests.pdfs import MM, flat, page_text, read, runs
@@ -139,6 +140,21 @@ def test_the_check_finds_program_words() -> None:
     assert program_words(rules, good) == {}
     yankee = {"ships": [{"name": "True Blooded Yankee"}]}
     assert program_words(rules, "The True Blooded Yankee sails.", yankee) == {}
+
+
+def test_player_words_turn_table_ids_into_titles(rules: Rules) -> None:
+    said = player_words
+    assert said(rules, "Swim (duel.swimming).") == "Swim (see “Swimming”)."
+    assert said(rules, "6 m (one normal move, duel.actions), drawn.") == (
+        "6 m (one normal move, see “Normal and Long Actions”), drawn."
+    )
+    assert said(rules, "roll again on flob.weather, keeping") == "roll again on “Weather”, keeping"
+    assert said(rules, "Place them (map.start, in order).") == "Place them (in order)."
+    assert said(rules, "Loading (flob.ammunition-loading).") == (
+        "Loading (see “Ammunition: range, reload actions and critical hits”)."
+    )
+    assert said(rules, "Endurance + ceil(Strength / 3)") == "Endurance + Strength / 3, rounded up"
+    assert said(rules, "e.g. 5 ships, i.e. a squadron.") == "e.g. 5 ships, i.e. a squadron."
 
 
 # ---------------------------------------------------------------- no page of a line or two

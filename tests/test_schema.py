@@ -8,6 +8,8 @@ No sheet is rendered here: the whole module costs a few seconds of CPU.
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,16 +20,19 @@ from generator.generate.base import get_generator
 from generator.generate.common import Checker
 from generator.generate.scenario import Order, dump, roll_force, roll_scenario
 from generator.loading import Rules, load_rules
-from generator.loading.yamlfile import read_yaml
 from generator.rulesets import ruleset_ids
 from generator.schema import (
+    assembly,
     check_character,
     check_force,
     check_scenario,
+    context,
     describe_all,
     has_schema,
+    schema_for,
 )
 from generator.schema.tactical import rating_spans
+from generator.yamlfile import read_yaml
 from tests.conftest import REPO
 
 SEEDS = range(60)
@@ -85,7 +90,6 @@ def test_generated_characters_pass(rules: Rules) -> None:
 def test_a_scenario_checked_again_works_nothing_out_from_the_rules_again(rules: Rules) -> None:
     """What the rules give (ranges, rows, choices) is worked out once per Rules: checking
     another scenario stores nothing new. Counted, not timed (a loaded machine is slow)."""
-    from generator import schema
 
     class Counting(dict[Any, Any]):
         stores = 0
@@ -98,14 +102,14 @@ def test_a_scenario_checked_again_works_nothing_out_from_the_rules_again(rules: 
         scenarios = [roll_scenario(rules, ruleset, seed) for seed in (7, 8, 9)]
         for scenario in scenarios:
             check_scenario(Problems(), rules, scenario)
-        memo = schema._memo_for(rules)
-        schema._MEMO[id(rules)] = (rules, Counting(memo))
+        memo = context._memo_for(rules)
+        context._MEMO[id(rules)] = (rules, Counting(memo))
         try:
             for scenario in scenarios:
                 edited = copy.deepcopy(scenario)
                 assert _problems(lambda p, e=edited: check_scenario(p, rules, e)) == []
         finally:
-            schema._MEMO[id(rules)] = (rules, memo)
+            context._MEMO[id(rules)] = (rules, memo)
         assert Counting.stores == 0, ruleset
 
 
@@ -373,10 +377,8 @@ def test_a_file_that_is_no_scenario_is_refused(rules: Rules) -> None:
 def test_a_ruleset_without_a_schema_has_the_shared_keys_checked(
     rules: Rules, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import generator.schema as schema
-
     # as a ruleset added with its own four files and no SCHEMA: its own keys are open
-    monkeypatch.setitem(schema._SCHEMAS, "tactical", None)
+    monkeypatch.setitem(assembly._SCHEMAS, "tactical", None)
     assert not has_schema("tactical")
     scenario = roll_scenario(rules, "tactical", 3)
     scenario["sides"][0]["anything"] = "goes"
@@ -439,6 +441,34 @@ def test_the_file_formats_doc_is_what_the_schemas_print(
     for ruleset in RULESETS:
         assert f"### Scenario (`quartermaster scenario {ruleset}`)" in doc
     assert "`sides[].ships[].ratings.hull`" in doc
+
+
+def test_the_file_formats_are_checked_and_printed_without_the_generators() -> None:
+    """The schemas stand below the generators: every ruleset's file format is printed and
+    a file checked with no generator, sheet or PDF module imported."""
+    code = (
+        "import sys\n"
+        "from generator.loading import load_rules\n"
+        "from generator.schema import check_scenario, describe_all\n"
+        "class Quiet:\n"
+        "    def fail(self, path, message): pass\n"
+        "rules = load_rules()\n"
+        "assert describe_all(rules)\n"
+        "check_scenario(Quiet(), rules, {'ruleset': 'tactical'})\n"
+        "above = sorted(m for m in sys.modules if m.split('.')[:2] in (\n"
+        "    ['generator', 'generate'], ['generator', 'render'], ['generator', 'pdf']))\n"
+        "assert not above, above\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_files_year_is_one_the_generator_sets_scenarios_in(rules: Rules, ruleset: str) -> None:
+    """--year and a year read from a file are held to the same years."""
+    schema = schema_for(ruleset)
+    assert schema is not None
+    assert schema.years(rules) == get_generator(ruleset).years(rules)
 
 
 # ---------------------------------------------------------------- values the rules derive

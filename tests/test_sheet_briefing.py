@@ -15,6 +15,7 @@ from generator.render.house import house_tables_line
 from generator.render.kinds import briefing, roster
 from generator.render.kinds import map as maps
 from generator.render.sheets import render_sheet, sheet_html
+from generator.render.words import wind_words
 from generator.rulesets import ruleset_ids, serving
 from tests.fullest import fullest_scenario
 from tests.pdfs import MM, flat, page_text, read, runs
@@ -160,7 +161,7 @@ def test_the_conditions_are_said_once_in_players_words(rules: Rules, ruleset: st
         assert not re.search(r"roll for the wind|The wind blows from", said, re.IGNORECASE)
         wind = scenario.get("wind") or {}
         if wind.get("direction") and isinstance(wind.get("from_bearing"), int):
-            where = briefing.wind_words(wind).split(" (")[0]  # "from the south-west"
+            where = wind_words(wind).split(" (")[0]  # "from the south-west"
             # (a table's positions are measured "from the north-west corner")
             found = re.findall(rf"{where}(?![\w-]| corner)", said.lower())
             assert len(found) == 1, (seed, said)
@@ -190,21 +191,6 @@ def test_the_briefing_in_sentences(rules: Rules) -> None:
     assert dict(briefing.conditions(rules, calm)["facts"])["Wind"].startswith(
         "from the north-east at the start"
     )
-
-
-def test_player_words(rules: Rules) -> None:
-    said = briefing.player_words
-    assert said(rules, "Swim (duel.swimming).") == "Swim (see “Swimming”)."
-    assert said(rules, "6 m (one normal move, duel.actions), drawn.") == (
-        "6 m (one normal move, see “Normal and Long Actions”), drawn."
-    )
-    assert said(rules, "roll again on flob.weather, keeping") == "roll again on “Weather”, keeping"
-    assert said(rules, "Place them (map.start, in order).") == "Place them (in order)."
-    assert said(rules, "Loading (flob.ammunition-loading).") == (
-        "Loading (see “Ammunition: range, reload actions and critical hits”)."
-    )
-    assert said(rules, "Endurance + ceil(Strength / 3)") == "Endurance + Strength / 3, rounded up"
-    assert said(rules, "e.g. 5 ships, i.e. a squadron.") == "e.g. 5 ships, i.e. a squadron."
 
 
 @pytest.mark.parametrize("ruleset", sorted(set(serving("roster")) & set(ruleset_ids())))

@@ -25,6 +25,8 @@ from generator.loading import Rules
 from generator.render.draw import LEADING, PAPER_MM, Drawing, text_width_mm
 from generator.render.kinds import ship_log
 from generator.render.sheets import draw_sheet, page_boxes, render_sheet
+from generator.ruleset import logcard
+from generator.ruleset.logcard import Checks, Choice, LogCard, Table, TextCell, Track, Tracks
 from generator.text import signed
 from tests.fullest import SEEDS, fullest
 from tests.pdfs import (
@@ -102,7 +104,7 @@ def check_fields_over_boxes(reader: PdfReader, context: dict[str, Any], prefix: 
         assert all(abs(a - b) < 0.05 for a, b in zip(got, rect, strict=True)), (name, got, rect)
 
 
-def cards(context: dict[str, Any]) -> list[dict[str, Any]]:
+def cards(context: dict[str, Any]) -> list[LogCard]:
     return [card for side in context["sides"] for card in side["logs"]]
 
 
@@ -408,29 +410,27 @@ def test_the_ratings_stand_in_one_column(rules: Rules, ruleset: str) -> None:
         for side in context["sides"]:
             for card in side["logs"]:
                 starts: dict[bool, set[float]] = {}
-                for section in ship_log.sections(card):
-                    if section["kind"] != "tracks":
+                for section in card.sections():
+                    if not isinstance(section, Tracks):
                         continue
-                    for track in section["rows"]:
-                        if track["boxes"]:
-                            first = boxes[track["boxes"][0]]
-                            starts.setdefault(bool(section["group"]), set()).add(
-                                round(first["x"], 2)
-                            )
+                    for track in section.rows:
+                        if track.boxes:
+                            first = boxes[track.boxes[0]]
+                            starts.setdefault(bool(section.group), set()).add(round(first["x"], 2))
                 # the pair rows' left column and the full rows share the column
-                assert all(len(xs) == 1 for xs in starts.values()), (card["name"], starts)
+                assert all(len(xs) == 1 for xs in starts.values()), (card.name, starts)
 
 
 def test_a_long_row_breaks_into_lines_with_its_half_mark(rules: Rules) -> None:
     """74 boxes and the ½ mark after the 37th, in a column with room for 22 boxes a line:
     four lines, the boxes in order, the mark between the 37th and the 38th box."""
-    log = ship_log.Log("x", "Ship")
+    log = logcard.Log("x", "Ship")
     track = log.track("Hull HP", 74, 740, half_after=37, sub="10 a box")
     out = ship_log.Items()
     label = 27.0
     bottom = ship_log._track(out, track, 0.0, label + 22 * ship_log.PITCH_MM, 0.0, label, 8.0)
     boxes = [item for item in out.items if item["k"] == "box"]
-    assert [b["field"] for b in boxes] == track["boxes"]
+    assert tuple(b["field"] for b in boxes) == track.boxes
     lines = sorted({b["y"] for b in boxes})
     assert lines == [0.0, 6.0, 12.0, 18.0] and bottom >= 18.0 + ship_log.ROW_MM
     assert all(label <= b["x"] and b["x"] + 5.0 <= label + 22 * 5.5 for b in boxes)
@@ -482,21 +482,21 @@ def test_a_blank_logs_labels_stand_left_of_their_boxes(rules: Rules, ruleset: st
         texts = [item for item in page["items"] if item["k"] == "text"]
         bands = [item for item in page["items"] if item["k"] == "band"]
         for card in cards(context):
-            entries = card["heads"] + card["facts"] + card["figures"]
+            entries = (*card.heads, *card.facts, *card.figures)
             assert entries
             for entry in entries:
-                box = writes[entry["field"]]
-                (label,) = [t for t in texts if t["lines"] == [entry["label"]]
+                box = writes[entry.field]
+                (label,) = [t for t in texts if t["lines"] == [entry.label]
                             and abs(t["y"] - box["y"]) < box["h"] and t["x"] < box["x"]
                             and abs(t["x"] + t["w"] - box["x"]) < 2.0]  # fmt: skip
-                assert box["y"] <= label["y"] < box["y"] + box["h"], entry["label"]
-            for figure in card["figures"]:
-                box = writes[figure["field"]]
+                assert box["y"] <= label["y"] < box["y"] + box["h"], entry.label
+            for figure in card.figures:
+                box = writes[figure.field]
                 assert any(
                     b["x"] <= box["x"] and box["x"] + box["w"] <= b["x"] + b["w"]
                     and b["y"] <= box["y"] and box["y"] + box["h"] <= b["y"] + b["h"]
                     for b in bands
-                ), figure["label"]  # fmt: skip
+                ), figure.label  # fmt: skip
 
 
 def _turn_rows(page_items: list[dict[str, Any]], prefix: str) -> int:
@@ -522,10 +522,10 @@ def test_a_log_has_a_row_for_every_turn(rules: Rules, ruleset: str, turns: int |
             assert context["turns"] == expected
             items = [item for page in context["pages"] for item in page["items"]]
             for card in cards(context):
-                rows, columns = card["log"]
+                rows, columns = card.turn_log
                 if expected is not None:
-                    assert rows * columns >= expected, (card["name"], card["log"])
-                assert _turn_rows(items, card["prefix"]) >= (expected or 1)
+                    assert rows * columns >= expected, (card.name, card.turn_log)
+                assert _turn_rows(items, card.prefix) >= (expected or 1)
 
 
 def test_the_convoy_log_follows_the_scenarios_battle_clock(rules: Rules) -> None:
@@ -582,26 +582,26 @@ def test_each_ship_is_bookmarked_under_her_sides_log(rules: Rules) -> None:
 # ---------------------------------------------------------------- what the logs hold
 
 
-def _checks(card: dict[str, Any]) -> list[str]:
+def _checks(card: LogCard) -> list[str]:
     return [
-        item["label"]
-        for section in ship_log.sections(card)
-        if section["kind"] == "checks"
-        for item in section["entries"]
+        item.label
+        for section in card.sections()
+        if isinstance(section, Checks)
+        for item in section.entries
     ]
 
 
-def _tracks(card: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _tracks(card: LogCard) -> dict[str, Track]:
     return {
-        track["label"]: track
-        for section in ship_log.sections(card)
-        if section["kind"] == "tracks"
-        for track in section["rows"]
+        track.label: track
+        for section in card.sections()
+        if isinstance(section, Tracks)
+        for track in section.rows
     }
 
 
-def _figures(card: dict[str, Any]) -> dict[str, str]:
-    return {figure["label"]: figure["value"] for figure in card["figures"]}
+def _figures(card: LogCard) -> dict[str, str | None]:
+    return {figure.label: figure.value for figure in card.figures}
 
 
 def test_what_each_ruleset_tracks(rules: Rules) -> None:
@@ -611,7 +611,7 @@ def test_what_each_ruleset_tracks(rules: Rules) -> None:
     assert ship["flagship"] and "Admiral wounded" in _checks(logs[0])
     assert "Admiral wounded" not in _checks(logs[1])
     tracks = _tracks(logs[0])
-    assert len(tracks["Broadside"]["boxes"]) == ship["broadside"]
+    assert len(tracks["Broadside"].boxes) == ship["broadside"]
     assert [k for k in tracks if "mast" in k.lower() or k == "Mizzen"] == [
         "Foremast", "Mainmast", "Mizzen",
     ]  # fmt: skip
@@ -624,22 +624,22 @@ def test_what_each_ruleset_tracks(rules: Rules) -> None:
     line = seas["sides"][0]["ships"][0]
     card = ship_log.context(rules, seas, "letter", "high-seas")["sides"][0]["logs"][0]
     tracks = _tracks(card)
-    assert len(tracks["Hull HP"]["boxes"]) == 74 and len(tracks["Rigging HP"]["boxes"]) == 25
+    assert len(tracks["Hull HP"].boxes) == 74 and len(tracks["Rigging HP"].boxes) == 25
     assert sum(1 for label in tracks if label.startswith(("Captain ", "First Mate "))) == 2
     officer = line["officers"][0]
-    assert len(tracks[f"Captain {officer['name']}"]["boxes"]) == officer["hit_points"]
+    assert len(tracks[f"Captain {officer['name']}"].boxes) == officer["hit_points"]
     assert {"Wet sails", "Hard turn", "Rudder damaged", "Grappled", "Struck"} <= set(_checks(card))
 
     impulse = roll_scenario(rules, "impulse", 3)
     card = ship_log.context(rules, impulse, "a4", "impulse")["sides"][0]["logs"][0]
-    (choice,) = [s for s in ship_log.sections(card) if s["kind"] == "choice"]
-    start = [o["label"] for o in choice["options"] if o["start"]]
+    (choice,) = [s for s in card.sections() if isinstance(s, Choice)]
+    start = [o.label for o in choice.options if o.start]
     assert start == [impulse["sides"][0]["ships"][0]["morale"]]
 
     convoy = roll_scenario(rules, "convoy", 3)
     sides = ship_log.context(rules, convoy, "a4", "convoy")["sides"]
     assert all("Escaped" not in _checks(card) for card in sides[1]["logs"])  # raiders
-    merchants = [c for c in sides[0]["logs"] if "Merchant" in c["tags"]]
+    merchants = [c for c in sides[0]["logs"] if "Merchant" in c.tags]
     assert merchants and all("Escaped" in _checks(card) for card in merchants)
 
 
@@ -650,42 +650,42 @@ def test_thresholds_and_what_the_last_box_brings(rules: Rules) -> None:
     card = cards(ship_log.context(rules, tactical, "a4", "tactical"))[0]
     tracks = _tracks(card)
     # a flight test is 1 worse for a ship that has lost 2 or more points in one rating
-    assert all(t["marks"] == {"2": "tick"} for t in tracks.values())
-    assert tracks["Sails"]["end"] == "at 0: cannot move"
-    assert tracks["Hull"]["end"] == "at 0: cannot move, sinks in 1D6 turns"
-    assert tracks["Crew"]["end"] == "at 0: cannot move, cannot board, loses any boarding"
-    assert tracks["Cannon"]["end"] == "at 0: blows its hold and sinks at once"
+    assert all(t.marks == ((2, "tick"),) for t in tracks.values())
+    assert tracks["Sails"].end == "at 0: cannot move"
+    assert tracks["Hull"].end == "at 0: cannot move, sinks in 1D6 turns"
+    assert tracks["Crew"].end == "at 0: cannot move, cannot board, loses any boarding"
+    assert tracks["Cannon"].end == "at 0: blows its hold and sinks at once"
 
     flob = roll_scenario(rules, "flob", 3)
     fires = _tracks(cards(ship_log.context(rules, flob, "a4", "flob"))[0])["Hull fires"]
     # critical hit 4: "If this takes it over 4HF the fire is out of control"
-    assert len(fires["boxes"]) == 5 and fires["marks"] == {"4": "tick"}
-    assert "over 4: out of control" in fires["end"]
+    assert len(fires.boxes) == 5 and fires.marks == ((4, "tick"),)
+    assert "over 4: out of control" in fires.end
 
     seas = roll_scenario(rules, "high-seas", LINE_SEED)
     tracks = _tracks(cards(ship_log.context(rules, seas, "a4", "high-seas"))[0])
     # 740 points in 74 boxes of 10: over half once the 37th box is crossed off
-    assert tracks["Hull HP"]["marks"] == {"37": "half"}
-    assert tracks["Hull HP"]["end"] == (
+    assert tracks["Hull HP"].marks == ((37, "half"),)
+    assert tracks["Hull HP"].end == (
         "over ½: -1 handling, takes on water · at 0: sinks, the crew have 2 turns to escape"
     )
-    assert tracks["Rigging HP"]["marks"] == {"12": "half"}  # 250 points: 125 is 12 boxes
-    assert tracks["Rigging HP"]["end"] == (
+    assert tracks["Rigging HP"].marks == ((12, "half"),)  # 250 points: 125 is 12 boxes
+    assert tracks["Rigging HP"].end == (
         "over ½: speed halved (rounded up), chase rolls 1d6 · at 0: crippled, may only "
         "circle, at -5 handling"
     )
 
     impulse = roll_scenario(rules, "impulse", 3)
     tracks = _tracks(cards(ship_log.context(rules, impulse, "a4", "impulse"))[0])
-    assert tracks["Hull"]["end"] == "all marked: sinks"
-    assert tracks["Crew"]["end"] == "all marked: she strikes"
-    assert tracks["Rigging"]["end"] == "all marked: she is dismasted and cannot move"
+    assert tracks["Hull"].end == "all marked: sinks"
+    assert tracks["Crew"].end == "all marked: she strikes"
+    assert tracks["Rigging"].end == "all marked: she is dismasted and cannot move"
 
     convoy = roll_scenario(rules, "convoy", 3)
     tracks = _tracks(cards(ship_log.context(rules, convoy, "a4", "convoy"))[0])
-    assert tracks["Crew"]["end"] == "at 0: 1D6 recovery roll. Gunnery -2D6"
-    assert tracks["Guns"]["end"] == "at 0: No initial 2D6 per gun. Just modifiers."
-    assert tracks["Sail"]["end"].startswith("at 0: No movement hexes may be rolled for.")
+    assert tracks["Crew"].end == "at 0: 1D6 recovery roll. Gunnery -2D6"
+    assert tracks["Guns"].end == "at 0: No initial 2D6 per gun. Just modifiers."
+    assert tracks["Sail"].end.startswith("at 0: No movement hexes may be rolled for.")
 
 
 def test_blank_logs_are_as_long_as_the_largest_rating(rules: Rules) -> None:
@@ -705,7 +705,7 @@ def test_blank_logs_are_as_long_as_the_largest_rating(rules: Rules) -> None:
     assert convoy_gen.most_markers(rules) == {"crew": 4, "guns": 3, "sail": 3}
     for ruleset in RULESETS:
         blank = _tracks(cards(ship_log.context(rules, None, "a4", ruleset))[0])
-        longest = {label: len(track["boxes"]) for label, track in blank.items()}
+        longest = {label: len(track.boxes) for label, track in blank.items()}
         for seed in range(25):
             for card in cards(
                 ship_log.context(rules, roll_scenario(rules, ruleset, seed), "a4", ruleset)
@@ -713,9 +713,9 @@ def test_blank_logs_are_as_long_as_the_largest_rating(rules: Rules) -> None:
                 for label, track in _tracks(card).items():
                     key = next((k for k in longest if label.split(" ")[0] in k), None)
                     if key is not None:
-                        assert len(track["boxes"]) <= longest[key], (ruleset, seed, label)
+                        assert len(track.boxes) <= longest[key], (ruleset, seed, label)
     blank = _tracks(cards(ship_log.context(rules, None, "a4", "tactical"))[0])
-    assert {k: len(v["boxes"]) for k, v in blank.items()} == {
+    assert {k: len(v.boxes) for k, v in blank.items()} == {
         "Sails": 6, "Hull": 6, "Crew": 10, "Cannon": 10,
     }  # fmt: skip
 
@@ -768,7 +768,7 @@ def test_the_numbers_worked_out_from_a_tactical_ships_ratings(rules: Rules) -> N
         "Boarding action": "1D6+1",
         "Flight": "1D6-2",
     }
-    hows = {f["label"]: f["how"] for f in logs[0]["figures"]}
+    hows = {f.label: f.how for f in logs[0].figures}
     assert hows["Movement"] == "-4 + Sails 5 + Skill 1 + Swiftness -2"
     assert hows["Flight"] == "flees on 2 or less; Flagship +2, Courage +2"
     content = flat(read(render_sheet("ship-log", rules, data=scenario)))
@@ -846,9 +846,12 @@ def test_the_firepower_damage_and_to_hit_of_a_high_seas_ship(rules: Rules) -> No
     assert _figures(logs[1]) == {
         "To hit": "Long 8 / 6 · Medium 12 / 10 · Short 16 / 14 · Close auto / 20"
     }
-    (table,) = [s for s in ship_log.sections(logs[0]) if s["kind"] == "table"]
-    assert table["head"][:4] == ["Broadside", "Guns", "Firepower", "Damage"]
-    printed = {row["label"]: [c.get("text") for c in row["cells"][:3]] for row in table["rows"]}
+    (table,) = [s for s in logs[0].sections() if isinstance(s, Table)]
+    assert table.head[:4] == ("Broadside", "Guns", "Firepower", "Damage")
+    printed = {
+        row.label: [c.text if isinstance(c, TextCell) else None for c in row.cells[:3]]
+        for row in table.rows
+    }
     assert printed == {
         "Port": ["34", "4", "3d6×4"],
         "Starboard": ["34", "4", "3d6×4"],
@@ -858,12 +861,12 @@ def test_the_firepower_damage_and_to_hit_of_a_high_seas_ship(rules: Rules) -> No
 
 
 def test_tally_tracks_keep_to_a_hundred_boxes() -> None:
-    assert ship_log.tally(740) == (74, 10)
-    assert ship_log.tally(145) == (15, 10)
-    assert ship_log.tally(5) == (1, 10)
-    assert ship_log.tally(0) == (1, 10)
-    boxes, unit = ship_log.tally(10_000)
-    assert boxes <= ship_log.MAX_TALLY_BOXES and boxes * unit >= 10_000 and unit == 100
+    assert logcard.tally(740) == (74, 10)
+    assert logcard.tally(145) == (15, 10)
+    assert logcard.tally(5) == (1, 10)
+    assert logcard.tally(0) == (1, 10)
+    boxes, unit = logcard.tally(10_000)
+    assert boxes <= logcard.MAX_TALLY_BOXES and boxes * unit >= 10_000 and unit == 100
 
 
 def test_a_spec_without_its_ship_log_keys_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -890,7 +893,7 @@ def test_a_trait_rolled_twice_is_said_once_on_the_log(rules: Rules) -> None:
     ship["traits"] = [first, dict(first), *ship["traits"][1:]]
     (card, *_) = cards(ship_log.context(rules, scenario, "a4", "tactical"))
     said = f"{first['table'].capitalize()}: {first['result']} ×2"
-    assert any(said in line for line in card["lines"]), card["lines"]
+    assert any(said in line for line in card.lines), card.lines
     content = flat(read(render_sheet("ship-log", rules, data=scenario)))
     assert f"{first['result']} ×2" in content
     assert f"{first['result']}, {first['result']}" not in content

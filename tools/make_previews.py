@@ -30,17 +30,15 @@ PREVIEWS = {
 
 
 def main() -> None:
-    from generator.loading import load_rules
-    from generator.render.sheets import get_kind, load_sheet_data, render_sheet
+    from generator.app import SheetRequest
+    from generator.app.printed import make_sheet
 
-    rules = load_rules()
     out = ROOT / "docs" / "previews"
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         for kind, (ruleset, seed, page) in PREVIEWS.items():
-            data = load_sheet_data(get_kind(kind), rules, ruleset, None, seed)
             pdf = Path(tmp) / f"{kind}.pdf"
-            pdf.write_bytes(render_sheet(kind, rules, data=data, ruleset=ruleset))
+            pdf.write_bytes(make_sheet(SheetRequest(kind, ruleset=ruleset, seed=seed)).pdf)
             subprocess.run(
                 [
                     "pdftoppm",

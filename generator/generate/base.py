@@ -5,14 +5,15 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from generator.errors import InputError, QuartermasterError
-from generator.generate.common import FLAGS_OF_CONVENIENCE, Names, year_span
+from generator.generate.common import Names
 from generator.loading import Rules
-
-if TYPE_CHECKING:
-    from generator.render.kinds.ship_log import Log
+from generator.ruleset import contract
+from generator.ruleset import register as register_implementation
+from generator.ruleset.logcard import Log
+from generator.ruleset.navies import FLAGS_OF_CONVENIENCE, year_span
 
 
 class RulesetGenerator(ABC):
@@ -102,28 +103,16 @@ class RulesetGenerator(ABC):
         raise InputError(f"{self.ruleset} has no characters of its own")
 
 
-_REGISTRY: dict[str, RulesetGenerator] = {}
-
-
 def register(cls: type[RulesetGenerator]) -> type[RulesetGenerator]:
-    """Class decorator: make a ruleset's generator available."""
-    _REGISTRY[cls.ruleset] = cls()
+    """Class decorator: make a ruleset's generator available (`generator.ruleset.contract`)."""
+    register_implementation(cls())
     return cls
 
 
 def get_generator(ruleset: str) -> RulesetGenerator:
-    """Return the generator of `ruleset` (the module its spec names registers it), or raise
-    naming the rulesets there are."""
-    from generator.rulesets import get_spec, import_code, ruleset_ids
-
-    known = ruleset_ids()
-    if ruleset not in known:
-        raise InputError(f"no generator for ruleset '{ruleset}' (known: {', '.join(known)})")
-    if ruleset not in _REGISTRY:
-        spec = get_spec(ruleset)
-        import_code(spec, "generator")
-        if ruleset not in _REGISTRY:
-            raise QuartermasterError(
-                f"{spec.generator}: importing it registered no generator for '{ruleset}'"
-            )
-    return _REGISTRY[ruleset]
+    """Return the generator of `ruleset` (importing this package registers every one), or
+    raise naming the rulesets there are."""
+    found = contract(ruleset)
+    if not isinstance(found, RulesetGenerator):
+        raise QuartermasterError(f"ruleset '{ruleset}' is registered without a generator")
+    return found

@@ -8,15 +8,17 @@ any process (whatever PYTHONHASHSEED is).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.dice import roll
 from generator.errors import DataError
 from generator.loading import Rules, thaw
-from generator.loading.yamlfile import KeyPath, YamlDoc
 from generator.lookup import lookup
+from generator.resolve import ResolveInputError, get_resolver, parse_inputs
+from generator.resolve.engine import run
+from generator.yamlfile import KeyPath, YamlDoc
 
 
 @dataclass(frozen=True)
@@ -68,18 +70,6 @@ def pick(rng: random.Random, options: list[Any]) -> Any:
 
 # the most ships a side may be asked for (before rules such as tactical's Diplomat add more)
 MAX_SHIPS = 16
-FLAGS_OF_CONVENIENCE = ("merchant", "pirate")  # name lists that are no navy of their own
-
-
-def year_span(rules: Rules) -> tuple[int, int]:
-    """Return the first and last year any navy of the name lists fought in."""
-    assert rules.names is not None
-    spans = [
-        rules.names.navy_years(navy)
-        for navy in rules.names.navies
-        if navy not in FLAGS_OF_CONVENIENCE
-    ]
-    return min(a for a, _ in spans), max(b for _, b in spans)
 
 
 ROMAN = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
@@ -179,93 +169,16 @@ class Checker:
         location = f"{self.doc.path}:{line}" if line else str(self.doc.path)
         self.problems.append(f"{location}: {where or 'top level'}: {message}")
 
-    def mapping(self, value: Any, path: KeyPath) -> dict[str, Any] | None:
-        if isinstance(value, dict):
-            return value
-        self.fail(path, f"expected a mapping, found {type(value).__name__}")
-        return None
-
-    def items(self, value: Any, path: KeyPath, minimum: int = 0) -> list[Any]:
-        if not isinstance(value, list):
-            self.fail(path, f"expected a list, found {type(value).__name__}")
-            return []
-        if len(value) < minimum:
-            self.fail(path, f"expected at least {minimum} entries, found {len(value)}")
-        return value
-
-    def require(self, obj: Mapping[str, Any], key: str, path: KeyPath) -> Any:
-        if key not in obj:
-            self.fail(path, f"missing '{key}'")
-            return None
-        return obj[key]
-
-    def only(self, obj: Mapping[str, Any], allowed: tuple[str, ...], path: KeyPath) -> None:
-        """Report keys of `obj` other than `allowed` (a mapping whose values are summed)."""
-        for key in obj:
-            if key not in allowed:
-                self.fail((*path, key), f"unknown key {key!r} (expected {', '.join(allowed)})")
-
-    def present(self, obj: Mapping[str, Any], key: str, path: KeyPath, expected: str) -> Any:
-        """Return ``obj[key]``, reporting it if missing or null (None then means skip it)."""
-        value = self.require(obj, key, path)
-        if value is None and key in obj:
-            self.fail((*path, key), f"expected {expected}, found null")
-        return value
-
-    def text(
-        self, obj: Mapping[str, Any], key: str, path: KeyPath, max_length: int = 200
-    ) -> str | None:
-        value = self.present(obj, key, path, "text")
-        if value is None:
-            return None
-        if not isinstance(value, str) or not value.strip():
-            self.fail((*path, key), f"expected text, found {value!r}")
-            return None
-        if len(value) > max_length:
-            self.fail((*path, key), f"longer than {max_length} characters")
-        return value
-
-    def integer(
-        self,
-        obj: Mapping[str, Any],
-        key: str,
-        path: KeyPath,
-        low: int | None = None,
-        high: int | None = None,
-    ) -> int | None:
-        value = self.present(obj, key, path, "a whole number")
-        if value is None:
-            return None
-        if not isinstance(value, int) or isinstance(value, bool):
-            self.fail((*path, key), f"expected a whole number, found {value!r}")
-            return None
-        if (low is not None and value < low) or (high is not None and value > high):
-            span = f"{'' if low is None else low}..{'' if high is None else high}"
-            self.fail((*path, key), f"{value} is out of range {span}")
-        return value
-
-    def boolean(self, obj: Mapping[str, Any], key: str, path: KeyPath) -> bool | None:
-        value = self.present(obj, key, path, "true or false")
-        if value is not None and not isinstance(value, bool):
-            self.fail((*path, key), f"expected true or false, found {value!r}")
-            return None
-        return value
-
-    def choice(
-        self, obj: Mapping[str, Any], key: str, path: KeyPath, allowed: list[str]
-    ) -> str | None:
-        value = self.require(obj, key, path)
-        if value is None:
-            if key in obj:
-                self.fail(
-                    (*path, key), f"expected one of {', '.join(map(str, allowed))}, found null"
-                )
-            return None
-        if value not in allowed:
-            self.fail((*path, key), f"{value!r} is not one of {', '.join(map(str, allowed))}")
-            return None
-        return str(value)
-
     def raise_if_any(self) -> None:
         if self.problems:
             raise DataError(self.problems)
+
+
+def resolution(rules: Rules, resolver_id: str, **inputs: Any) -> Any | None:
+    """Return the resolution of `resolver_id` with `inputs` (seeded dice: only what does not
+    hang on the dice is meant to be read off it), or None if the rules refuse the inputs."""
+    resolver = get_resolver(resolver_id)
+    try:
+        return run(resolver, rules, parse_inputs(resolver, rules, inputs), 0)
+    except ResolveInputError:
+        return None

@@ -11,26 +11,24 @@ merchants' exit edge, and a start hex for every ship.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from generator.errors import InputError
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import (
     Names,
     pick,
+    resolution,
     roll_on,
     weather_entry,
     wind_entry,
 )
 from generator.loading import Rules
+from generator.ruleset.convoy import LEGEND, MARKERS, markers
+from generator.ruleset.logcard import Log, tracks
 from generator.text import listed
 
-if TYPE_CHECKING:
-    from generator.render.kinds.ship_log import Log
-
-MARKERS = ("crew", "guns", "sail")
 OPPOSITE = {"east": "west", "west": "east", "north": "south", "south": "north"}
-LEGEND = {".": "sea", "~": "fog", ":": "shallows"}
 # flat-topped hexes, odd columns half a hex lower: the six neighbours by column parity
 _NEIGHBOURS = (
     ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)),
@@ -43,28 +41,6 @@ Hex = tuple[int, int]
 
 def _either(values: list[Any]) -> str:
     return listed([str(v) for v in values], "or")
-
-
-def _results(rules: Rules, table_id: str) -> list[str]:
-    return [str(cell["result"]) for cell in rules.table(table_id).cells]
-
-
-def sizes(rules: Rules) -> list[str]:
-    """Return the ship sizes as ships carry them: small, medium, large."""
-    return [label.lower() for label in rules.table("convoy.ship-markers").axes[1].labels]
-
-
-def conditions(rules: Rules) -> list[str]:
-    """Return the crew conditions as ships carry them: scurvy, normal, battle hardened."""
-    return [result.lower() for result in _results(rules, "convoy.crew-condition")]
-
-
-def markers(rules: Rules, kind: str, size: str) -> dict[str, int]:
-    """Return the starting crew, guns and sail markers of a `kind` ship of `size`."""
-    table = rules.table("convoy.ship-markers")
-    kinds = [label.lower() for label in table.axes[0].labels]
-    cell = table.cell(kinds.index(kind), sizes(rules).index(size))
-    return {key: int(cell[key]) for key in MARKERS}
 
 
 def neighbours(col: int, row: int) -> list[Hex]:
@@ -295,10 +271,7 @@ class ConvoyGenerator(RulesetGenerator):
 
 
 # ---------------------------------------------------------------- the ship's log
-# What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
-
-
-MARKERS = ("crew", "guns", "sail")  # the markers hits take away
+# What a ship's log of this ruleset tracks: a card built with `Log` (generator.ruleset.logcard).
 
 
 def most_markers(rules: Rules) -> dict[str, int]:
@@ -308,13 +281,9 @@ def most_markers(rules: Rules) -> dict[str, int]:
 
 
 def _log(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
-    from generator.render.kinds.ship_log import tracks
-
     if ship:
-        log.card["tags"].append(str(ship["kind"]).capitalize())
-        log.card["lines"].append(
-            f"{str(ship['size']).capitalize()} {ship['kind']} · crew {ship['condition']}"
-        )
+        log.tag(str(ship["kind"]).capitalize())
+        log.lines(f"{str(ship['size']).capitalize()} {ship['kind']} · crew {ship['condition']}")
         counts = {key: int(ship[key]) for key in MARKERS}
     else:
         log.head("Kind", 16)
@@ -348,7 +317,6 @@ def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
     """Her gunnery pool at her range, at short range and for an opportunity or return
     shot, and her chasers', as the gunnery resolver builds them from her guns and crew."""
     from generator.lookup import lookup
-    from generator.render.kinds.ship_log import resolution
 
     gunnery = rules.table("convoy.gunnery").params
     per_gun = rules.table("convoy.gunnery-modifiers").modifier("per-gun-marker").value

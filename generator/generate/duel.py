@@ -8,7 +8,6 @@ seed gives no character generation. High-seas officers are rolled by the same fu
 
 from __future__ import annotations
 
-import math
 import random
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,10 @@ from generator.errors import InputError
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Checker, Names, pick, roll_on
 from generator.loading import Rules, thaw
-from generator.loading.yamlfile import read_yaml
+from generator.ruleset.duel import ATTRIBUTES, hit_points
+from generator.schema import check_character
+from generator.yamlfile import read_yaml
 
-ATTRIBUTES = ("strength", "endurance", "dexterity", "wit")
 HOUSE = (
     "duel.attributes",
     "duel.height",
@@ -65,8 +65,6 @@ def roll_person(
         gender: ``male`` or ``female`` to draw the given name from that list; None for either.
     """
     attributes = {name: _roll_attribute(rules, rng) for name in ATTRIBUTES}
-    divisor = int(rules.table("duel.attributes").params["hit_points_strength_divisor"])
-    hit_points = attributes["endurance"] + math.ceil(attributes["strength"] / divisor)
     groups = list(rules.table("duel.expertise").params["groups"])
     expertise = {
         group: int(roll_on(rules, "duel.expertise", rng).cell["expertise"]) for group in groups
@@ -87,7 +85,7 @@ def roll_person(
         "name": names.person(nationality, gender),
         "nationality": nationality,
         "attributes": attributes,
-        "hit_points": hit_points,
+        "hit_points": hit_points(rules, attributes["strength"], attributes["endurance"]),
         "height_cm": int(height.cell["cm"]),
         "style": str(style.cell["style"]),
         "expertise": expertise,
@@ -119,7 +117,6 @@ def roll_character(rules: Rules, seed: int) -> dict[str, Any]:
 def read_character(path: Path, rules: Rules) -> dict[str, Any]:
     """Read an edited duellist file and check it."""
     from generator.generate.scenario import expect_kind
-    from generator.schema import check_character
 
     doc = read_yaml(path)
     expect_kind(path, doc.data, rules, "character", "duel", "--from")

@@ -14,28 +14,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from generator.generate.base import RulesetGenerator, register
-from generator.generate.common import Names, roll_on
+from generator.generate.common import Names, resolution, roll_on
 from generator.loading import Rules, thaw
+from generator.ruleset.flob import RATING_FIELDS, scenario_years
+from generator.ruleset.logcard import Log, tracks
 
-if TYPE_CHECKING:
-    from generator.render.kinds.ship_log import Log
-
-# the values a ship copies from its rate's row of flob.ship-ratings, in output order
-RATING_FIELDS = (
-    "guns",
-    "rig",
-    "movement_class",
-    "gunnery_class",
-    "broadside",
-    "hull",
-    "masts",
-    "mast_rating",
-    "crew_parties",
-)
-# (field, lowest, highest) an edited ship may hold; wide enough for damaged or odd ships
 # The sheet's printed modifiers, used only by `strength` (which is given no rules): crew
 # Elite +2, Veteran +1, Poor -1 (tactical, reload, fire-fighting, strike and boarding
 # modifiers); captain and admiral Superior +2, Inspired +1, Inept -1 (5.7, 6.8, 8.1, 6.11).
@@ -141,7 +127,7 @@ class FlobGenerator(RulesetGenerator):
         }
 
     def years(self, rules: Rules) -> tuple[int, int]:
-        return _span(rules.table("flob.scenario").params["years"])
+        return scenario_years(rules)
 
     def strength(self, side: dict[str, Any]) -> float:
         total = OFFICER_MODIFIERS.get(side["admiral"]["quality"], 0)
@@ -339,7 +325,7 @@ class FlobGenerator(RulesetGenerator):
 
 
 # ---------------------------------------------------------------- the ship's log
-# What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
+# What a ship's log of this ruleset tracks: a card built with `Log` (generator.ruleset.logcard).
 
 MAST_NAMES = {
     1: ("Mainmast",),
@@ -370,19 +356,17 @@ def most_ratings(rules: Rules) -> dict[str, int]:
 def _log(
     log: Log, rules: Rules, ship: dict[str, Any] | None, admiral: dict[str, Any] | None
 ) -> None:
-    from generator.render.kinds.ship_log import tracks
-
     blank = ship is None
     if ship:
         if ship.get("flagship"):
-            log.card["tags"].append("Flagship")
+            log.tag("Flagship")
             if admiral:
-                log.card["tags"].append(f"Admiral {admiral['name']} ({admiral['quality']})")
-        log.card["lines"] += [
+                log.tag(f"Admiral {admiral['name']} ({admiral['quality']})")
+        log.lines(
             f"{ship['rate']} rate, {ship['guns']} guns · {ship['rig']} · movement class "
             f"{ship['movement_class']} · gunnery class {ship['gunnery_class']}",
             f"Captain {ship['captain']} ({ship['captain_quality']}) · crew {ship['crew_quality']}",
-        ]
+        )
         masts, rating = int(ship["masts"]), int(ship["mast_rating"])
         values = {k: int(ship[k]) for k in ("broadside", "hull", "crew_parties")}
     else:
@@ -468,7 +452,6 @@ def _out_of_control(rules: Rules) -> int | None:
 def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
     """Her attack number at each range band, and the bands' distances for her rate, as the
     broadside resolver works them out from her Broadside, gunnery class and crew."""
-    from generator.render.kinds.ship_log import resolution
     from generator.resolve.flob import _band, _range_labels
 
     bands = _range_labels(rules)

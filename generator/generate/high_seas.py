@@ -14,38 +14,35 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from generator.generate.base import RulesetGenerator, register
-from generator.generate.common import Names, roll_on
+from generator.generate.common import Names, resolution, roll_on
 from generator.generate.duel import roll_person
 from generator.loading import Rules, thaw
+from generator.ruleset.high_seas import (
+    BATTERIES,
+    CANNON_MODS,
+    CREW_FIGHTERS,
+    DAMAGE,
+    DUEL_SKILLS,
+    RANGE,
+    SCENARIO,
+    SHIP_ROLL,
+    SHIP_TYPES,
+    SQUADRON_SIZE,
+    START_RANGE,
+    WEATHER,
+    crew_fractions,
+    master_superior,
+    officer_roles,
+    share,
+    skill_levels,
+    weather_effect,
+)
+from generator.ruleset.logcard import TALLY_POINTS, Log, tally, tracks
 
-if TYPE_CHECKING:
-    from generator.render.kinds.ship_log import Log
-
-SHIP_TYPES = "high-seas.ship-types"
-SHIP_ROLL = "high-seas.ship-roll"
-SQUADRON_SIZE = "high-seas.squadron-size"
-CREW_FIGHTERS = "high-seas.crew-fighters"
-WEATHER = "high-seas.weather"
-START_RANGE = "high-seas.start-range"
-SCENARIO = "high-seas.scenario"
-CREWS = "high-seas.crews"
-RANGE = "high-seas.range"
-DAMAGE = "high-seas.damage"
-CANNON_MODS = "high-seas.cannon-modifiers"
-DUEL_SKILLS = "duel.skills"
-
-# the keys of a ship's batteries, in the order of high-seas.ship-types params batteries
-BATTERIES = ("port", "starboard", "stern", "chasers")
 CAPTAIN, FIRST_MATE, CHIEF_GUNNER = "Captain", "First Mate", "Chief Gunner"
-
-
-def share(count: int, fraction: Fraction, rounding: str = "up") -> int:
-    """Return `fraction` of `count` men, rounded ``up`` or ``down``."""
-    exact = count * fraction
-    return math.ceil(exact) if rounding == "up" else math.floor(exact)
 
 
 def firepower(guns: int, per: int = 10) -> int:
@@ -57,31 +54,6 @@ def type_row(rules: Rules, ship_type: str) -> dict[str, Any]:
     """Return the high-seas.ship-types row of `ship_type` as plain data."""
     table = rules.table(SHIP_TYPES)
     return dict(thaw(table.cell(table.axes[0].labels.index(ship_type))))
-
-
-def skill_levels(rules: Rules) -> dict[str, int]:
-    """Return each duel.skills result (Untrained ... Master Superior) with its level."""
-    return {str(c["result"]): int(c["level"]) for c in rules.table(DUEL_SKILLS).cells}
-
-
-def master_superior(rules: Rules) -> str:
-    """Return the highest skill level's name, the one the chief gunner's +2 asks for."""
-    levels = skill_levels(rules)
-    return max(levels, key=lambda name: levels[name])
-
-
-def officer_roles(rules: Rules) -> list[str]:
-    return [str(r) for r in rules.table(SHIP_TYPES).params["officer_roles"]]
-
-
-def _crew_fractions(rules: Rules) -> tuple[Fraction, Fraction, str]:
-    params = rules.table(CREWS).params
-    rounding = str(rules.table(CREW_FIGHTERS).params["rounding"])
-    return (
-        Fraction(str(params["trained_fraction"])),
-        Fraction(str(params["pistol_fraction_of_trained"])),
-        rounding,
-    )
 
 
 def _officer(ship: dict[str, Any], role: str) -> dict[str, Any] | None:
@@ -159,7 +131,7 @@ class HighSeasGenerator(RulesetGenerator):
     def _ship(self, rules: Rules, rng: random.Random, names: Names, navy: str) -> dict[str, Any]:
         ship_type = roll_on(rules, SHIP_ROLL, rng).result
         row = type_row(rules, ship_type)
-        trained_fraction, pistol_fraction, rounding = _crew_fractions(rules)
+        trained_fraction, pistol_fraction, rounding = crew_fractions(rules)
         navy_ship = bool(row["navy"])
         fighters_roll: int | None = None
         if navy_ship:
@@ -215,7 +187,7 @@ class HighSeasGenerator(RulesetGenerator):
         scenario = rules.table(SCENARIO)
         band = start.result
         meters = self._meters(rules, band)
-        effect = self._weather_effect(rules, weather.cell)
+        effect = weather_effect(rules, weather.cell)
         first, second = sides[0]["name"], sides[1]["name"]
         special = [item.text for item in scenario.items if item.label == "Special rule"]
         if effect:
@@ -246,17 +218,6 @@ class HighSeasGenerator(RulesetGenerator):
         return str(table.cell(table.axes[0].labels.index(band), 0))
 
     @staticmethod
-    def _weather_effect(rules: Rules, cell: dict[str, Any]) -> str:
-        parts = []
-        if cell.get("modifier"):
-            mod = rules.table(CANNON_MODS).modifier(str(cell["modifier"]))
-            value = mod.value if isinstance(mod.value, str) else f"{mod.value:+d}"
-            parts.append(f"{mod.label}: {value} to hit with cannon (high-seas.cannon-modifiers).")
-        if cell.get("rules"):
-            parts.append(str(cell["rules"]))
-        return " ".join(parts)
-
-    @staticmethod
     def _ship_notes(rules: Rules, ship: dict[str, Any]) -> str:
         mods = rules.table(CANNON_MODS)
         notes = []
@@ -285,7 +246,7 @@ class HighSeasGenerator(RulesetGenerator):
 
 
 # ---------------------------------------------------------------- the ship's log
-# What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
+# What a ship's log of this ruleset tracks: a card built with `Log` (generator.ruleset.logcard).
 
 BATTERY_LABELS = {
     "port": "Port",
@@ -311,8 +272,6 @@ def most_points(rules: Rules) -> dict[str, int]:
 
 def _damage_words(rules: Rules, target: str, points: int) -> str:
     """Say what the damage rules do to her over half and at zero, from the resolver."""
-    from generator.render.kinds.ship_log import resolution
-
     words = []
     for when, damage in (("over ½", points // 2 + 1), ("at 0", points)):
         hit = resolution(rules, "high-seas.damage", target=target, damage=damage, points=points)
@@ -322,19 +281,17 @@ def _damage_words(rules: Rules, target: str, points: int) -> str:
 
 
 def _log(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
-    from generator.render.kinds.ship_log import tally, tracks
-
     most = most_points(rules)
     damage = rules.table(DAMAGE).params
     per = int(damage["guns_per_firepower"])
     if ship:
-        log.card["tags"].append("Navy warship" if ship.get("navy_ship") else "not Navy")
-        log.card["lines"] += [
+        log.tag("Navy warship" if ship.get("navy_ship") else "not Navy")
+        log.lines(
             f"{ship['type']} · size {ship['size']} · {ship['guns']} guns · speed "
             f"{ship['speed']} · handling {ship['handling']} · {ship['swivels']} swivels",
             f"Crew {ship['crew']}: {ship['trained_fighters']} trained fighters "
             f"({ship['fighters_share']}), {ship['pistols']} with pistols",
-        ]
+        )
         points = {"hull": int(ship["hull_hp"]), "rigging": int(ship["rigging_hp"])}
         batteries: dict[str, Any] = dict(ship["batteries"])
         officers = [o for o in ship.get("officers", []) if isinstance(o, dict)]
@@ -420,8 +377,6 @@ def _log(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
 
 def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
     """Her numbers to hit at each range, with her own modifiers, from the cannon resolver."""
-    from generator.render.kinds.ship_log import resolution
-
     hit = rules.table("high-seas.cannon-hit")
     ranges = next(a for a in hit.axes if a.name == "range").labels
     die = str(hit.params["die"])
@@ -459,8 +414,6 @@ def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
 
 
 def _log_notes(rules: Rules) -> list[str]:
-    from generator.render.kinds.ship_log import TALLY_POINTS
-
     damage = rules.table(DAMAGE).params
     wet = rules.table("high-seas.wet-sails").params
     turn = rules.table("high-seas.hard-turn").params

@@ -11,25 +11,22 @@ from __future__ import annotations
 
 import random
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import (
     Names,
     pick,
+    resolution,
     roll_on,
     weather_entry,
     wind_entry,
 )
 from generator.loading import Rules
+from generator.ruleset.impulse import CLASS_FIELDS
+from generator.ruleset.logcard import Log, dice, tracks
 from generator.text import signed
 
-if TYPE_CHECKING:
-    from generator.render.kinds.ship_log import Log
-
-# the statistics a class row gives a ship, copied as they are
-CLASS_FIELDS = ("hull_type", "guns", "carronades", "hull", "rigging", "crew")
-# upper bounds for edited files: generous, but catch a slipped digit
 MORALE_WEIGHT = {"Handy": 2, "Unfit": -2, "Broken": -4}
 QUALITY_WEIGHT = 2
 LEGEND = {".": "sea", "#": "land"}
@@ -177,7 +174,7 @@ class ImpulseGenerator(RulesetGenerator):
 
 
 # ---------------------------------------------------------------- the ship's log
-# What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
+# What a ship's log of this ruleset tracks: a card built with `Log` (generator.ruleset.logcard).
 
 
 TRACKS = ("hull", "rigging", "crew")  # boxes marked by the H, R and C results
@@ -204,14 +201,12 @@ def all_marked(rules: Rules) -> dict[str, str]:
 
 
 def _log(log: Log, rules: Rules, ship: dict[str, Any] | None, statuses: list[str]) -> None:
-    from generator.render.kinds.ship_log import tracks
-
     if ship:
-        log.card["lines"] += [
+        log.lines(
             f"{ship['class']} · {ship['hull_type']} hull · {ship['guns']} guns and "
             f"{ship['carronades']} carronades a broadside",
             f"Captain {ship['captain']} · crew quality {signed(ship['crew_quality'])}",
-        ]
+        )
         counts = {key: int(ship[key]) for key in TRACKS}
     else:
         for label, width in (
@@ -248,7 +243,6 @@ def _log(log: Log, rules: Rules, ship: dict[str, Any] | None, statuses: list[str
 def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
     """Her broadside's dice (carronades doubled when close) and her hull type bonus on each
     face of its die, as the fire-combat and hull-type resolvers work them out."""
-    from generator.render.kinds.ship_log import dice, resolution
 
     close = int(rules.table("impulse.combat-process").params["carronade_max_range_mp"])
     if ship is None:

@@ -20,7 +20,8 @@ from generator.errors import InputError, QuartermasterError
 from generator.generate.base import RulesetGenerator, get_generator
 from generator.generate.common import MAX_SHIPS, Checker, Names, pick
 from generator.loading import Rules
-from generator.loading.yamlfile import read_yaml
+from generator.schema import check_force, check_scenario
+from generator.yamlfile import read_yaml
 
 BALANCE_TOLERANCE = 0.10
 MAX_BALANCE_ATTEMPTS = 200
@@ -444,8 +445,6 @@ def read_generated(
         InputError: a file of another kind (a fleet, a house-rules file ...), in one line.
         DataError: every problem, each with the file, line, key path and what is allowed.
     """
-    from generator.schema import check_force, check_scenario
-
     doc = read_yaml(path)
     kind = identify(doc.data, sorted(rules.rulesets))[0]
     wanted = kind if kind in kinds else kinds[0]

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich import box
-from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+from generator.text import wrap_items, wrap_text
 
 # Keys of a side or a scenario that are shown some other way, or are bookkeeping.
 _SIDE_SKIP = ("name", "ruleset", "seed", "navy")
@@ -73,7 +74,6 @@ _SHORT = {
     "boarding": "brd",
     "courage": "cou",
 }
-_KEEP = "\ue000"  # stands in for a space that must not break a line (inside a name)
 
 
 def _scalar(value: Any) -> bool:
@@ -84,73 +84,6 @@ def _cell(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else ""
     return "" if value is None else str(value)
-
-
-# ---------------------------------------------------------------------------- wrapping
-
-
-def _chunks(word: str, room: int) -> list[str]:
-    """Split a word longer than a line into pieces of at most `room` cells."""
-    pieces, piece = [], ""
-    for char in word:
-        if piece and cell_len(piece + char) > room:
-            pieces.append(piece)
-            piece = ""
-        piece += char
-    return [*pieces, piece] if piece else pieces
-
-
-def wrap_items(
-    items: Iterable[str],
-    width: int,
-    first: str = "",
-    rest: str | None = None,
-    sep: str = " ",
-) -> list[str]:
-    """Lay `items` out on lines of at most `width` cells, joined by `sep`.
-
-    The first line starts with `first`, the others with `rest` (by default as many spaces
-    as `first` is wide: a hanging indent). An item is never split while it fits on a line
-    of its own; one that does not is split between words, and a word longer than a line
-    is split where the line ends. Nothing is left out.
-    """
-    rest = " " * cell_len(first) if rest is None else rest
-    room = max(width - max(cell_len(first), cell_len(rest)), 8)
-    pieces: list[tuple[str, str]] = []  # (joiner, text)
-    for item in items:
-        if cell_len(item) <= room:
-            pieces.append((sep, item))
-            continue
-        for n, word in enumerate(w for w in item.split(" ") if w):
-            for m, chunk in enumerate(_chunks(word, room)):
-                pieces.append((sep if n == m == 0 else " " if m == 0 else "", chunk))
-    lines: list[str] = []
-    line, empty = first, True
-    for joiner, text in pieces:
-        if empty:
-            line, empty = line + text, False
-        elif cell_len(line) + cell_len(joiner) + cell_len(text) <= width:
-            line += joiner + text
-        else:
-            lines.append(line)
-            line = rest + text
-    if not empty:
-        lines.append(line)
-    return [line.replace(_KEEP, " ") for line in lines]
-
-
-def wrap_text(
-    text: str, width: int, first: str = "", rest: str | None = None, keep: Sequence[str] = ()
-) -> list[str]:
-    """Wrap prose to `width` cells between words, with a hanging indent.
-
-    The strings in `keep` (names) are not broken between their words while they fit on
-    a line.
-    """
-    for name in sorted(keep, key=len, reverse=True):
-        if name and " " in name:
-            text = text.replace(name, name.replace(" ", _KEEP))
-    return wrap_items(text.split(), width, first, rest)
 
 
 def _print_lines(console: Console, lines: Iterable[str], style: str = "", bold: str = "") -> None:
@@ -389,17 +322,6 @@ def _print_units(
     for row in rows:
         _print_lines(console, unit_block(row, cols, console.width), bold=str(row.get("name", "")))
         _print_officers(console, row, "  ")
-
-
-def units_table(
-    side: dict[str, Any], units: str, fields: tuple[str, ...] | None = None, short: bool = False
-) -> Table:
-    """Return a table of a side's ships: names, classes and ratings, unwrapped.
-
-    With `short`, the headers are the short ones that `key_lines` explains.
-    """
-    rows = side.get(units, [])
-    return _table(rows, columns(rows, fields), short)
 
 
 # ------------------------------------------------------------------------------ people

@@ -10,54 +10,24 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import (
     Names,
     TableRoll,
     pick,
+    resolution,
     roll_on,
     weather_entry,
     wind_entry,
 )
 from generator.loading import Rules
+from generator.ruleset.logcard import Log, dice, tracks
+from generator.ruleset.tactical import class_ratings, effect_of, most_ratings
 from generator.text import counted, signed
 
-if TYPE_CHECKING:
-    from generator.render.kinds.ship_log import Log
-
-RATINGS = (
-    "sails",
-    "hull",
-    "crew",
-    "cannon",
-    "skill",
-    "swiftness",
-    "gunnery",
-    "boarding",
-    "courage",
-)
 SHIP_TABLES = ("ship", "captain", "crew")
-
-
-def effect_of(cell: Mapping[str, Any]) -> dict[str, int]:
-    """Return the rating changes a tactical table's cell gives (its ``effect``)."""
-    return dict(cell.get("effect") or {})
-
-
-def class_ratings(rules: Rules, ship_class: str, effects: list[dict[str, int]]) -> dict[str, int]:
-    """Return a ship's ratings: her class's base values plus every one of `effects` (the
-    side's national, fleet and admiral bonuses, her traits'). The schema checks an edited
-    ship against the same sum."""
-    types = rules.table("tactical.ship-types")
-    base = types.cell(types.axes[0].labels.index(ship_class))
-    ratings = {name: int(base.get(name, types.params.get(name, 0))) for name in RATINGS}
-    for effect in effects:
-        for name, change in effect.items():
-            ratings[name] += change
-    return ratings
 
 
 @register
@@ -247,7 +217,7 @@ class TacticalGenerator(RulesetGenerator):
 
 
 # ---------------------------------------------------------------- the ship's log
-# What a ship's log of this ruleset tracks (render.kinds.ship_log lays it out).
+# What a ship's log of this ruleset tracks: a card built with `Log` (generator.ruleset.logcard).
 
 TRACKS = ("sails", "hull", "crew", "cannon")  # rating points crossed off
 VALUES = ("skill", "swiftness", "gunnery", "boarding", "courage")  # printed signed
@@ -257,48 +227,20 @@ _LOST_POINTS = re.compile(r"lost\b.*?\b(\d+) or more points in any")
 _PER = re.compile(r"^Per Bonus Point of | ×\d+$")  # "Per Bonus Point of Courage ×2": Courage
 
 
-def most_ratings(rules: Rules) -> dict[str, int]:
-    """Return the largest value each rating can reach: the largest class's, plus the best
-    bonus of every table rolled for a fleet (the admiral's only where it applies to every
-    ship) and of every ship table, rolled twice for a flagship (bonuses stack)."""
-    setup = rules.table("tactical.setup").params
-    types = rules.table("tactical.ship-types")
-    most = {
-        name: max(int(cell.get(name, types.params.get(name, 0))) for cell in types.cells)
-        for name in RATINGS
-    }
-
-    def best(table: str, name: str) -> int:
-        cells = rules.table(f"tactical.{table}").cells
-        if table == "admiral":
-            cells = tuple(c for c in cells if c.get("applies_to") == "every ship in the fleet")
-        return max([0, *(int(effect_of(c).get(name, 0)) for c in cells)])
-
-    for name in RATINGS:
-        most[name] += sum(best(t, name) for t in setup["fleet_tables"])
-        rolls = int(setup["flagship_rolls_per_ship_table"])
-        most[name] += rolls * sum(best(t, name) for t in setup["ship_tables"])
-    return most
-
-
 def _log(log: Log, rules: Rules, ship: dict[str, Any] | None, navies: dict[str, str]) -> None:
-    from generator.render.kinds.ship_log import tracks
-
     ratings = ship.get("ratings", {}) if ship else {}
     if ship:
         if ship.get("flagship"):
-            log.card["tags"].append("Flagship")
+            log.tag("Flagship")
         if ship.get("ally"):
-            log.card["tags"].append(f"Ally ({navies.get(str(ship.get('navy')), 'allied')})")
+            log.tag(f"Ally ({navies.get(str(ship.get('navy')), 'allied')})")
         captain = ship.get("captain")
-        log.card["lines"].append(
-            str(ship.get("class", "")) + (f" · Captain {captain}" if captain else "")
-        )
+        log.lines(str(ship.get("class", "")) + (f" · Captain {captain}" if captain else ""))
         traits: dict[str, list[str]] = {}
         for trait in ship.get("traits", []):
             traits.setdefault(str(trait.get("table", "")), []).append(str(trait.get("result")))
         if traits:
-            log.card["lines"].append(
+            log.lines(
                 "; ".join(
                     f"{table.capitalize()}: {', '.join(counted(r))}" for table, r in traits.items()
                 )
@@ -344,7 +286,6 @@ def _lost_points(rules: Rules) -> int | None:
 
 def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
     """Her rolls and ranges, worked out by the resolvers from her ratings."""
-    from generator.render.kinds.ship_log import dice, resolution
     from generator.resolve.tactical import Broadside
 
     move = rules.table(MOVE).params

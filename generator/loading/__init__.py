@@ -7,10 +7,13 @@ a `DataError` (each line naming file, line, table and key), and returns frozen `
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import pickle
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from generator import __version__, diskcache, yamlfile
 from generator.errors import DataError, InputError
 from generator.loading.build import Problems, build_ruleset, build_table, check_house_table
 from generator.loading.model import (
@@ -26,9 +29,10 @@ from generator.loading.model import (
     freeze,
     thaw,
 )
-from generator.loading.yamlfile import KeyPath, YamlDoc, read_yaml
 from generator.resources import data_dir
+from generator.rulesets import ruleset_ids
 from generator.suggest import unknown
+from generator.yamlfile import KeyPath, YamlDoc, read_yaml
 
 __all__ = [
     "Axis",
@@ -43,13 +47,6 @@ __all__ = [
     "load_rules",
     "thaw",
 ]
-
-
-def _ruleset_ids() -> tuple[str, ...]:
-    # the specs are read with this package's YAML reader, so they are asked for late
-    from generator.rulesets import ruleset_ids
-
-    return ruleset_ids()
 
 
 def _read(path: Path, problems: Problems) -> YamlDoc | None:
@@ -473,7 +470,7 @@ def _apply_house_rules(
     updated = dict(rulesets)
     for ruleset_id, tables in raw.items():
         if ruleset_id not in rulesets:
-            problems.add(doc, (ruleset_id,), unknown("ruleset", str(ruleset_id), _ruleset_ids()))
+            problems.add(doc, (ruleset_id,), unknown("ruleset", str(ruleset_id), ruleset_ids()))
             continue
         base = rulesets[ruleset_id]
         if not isinstance(tables, dict) or not tables:
@@ -519,7 +516,7 @@ def _check_references(rules: Rules, problems: Problems) -> None:
 
 def _load_files(directory: Path, problems: Problems) -> tuple[dict[str, Ruleset], NameLists | None]:
     rulesets: dict[str, Ruleset] = {}
-    for ruleset_id in _ruleset_ids():
+    for ruleset_id in ruleset_ids():
         path = directory / f"{ruleset_id}.yaml"
         if not path.exists():
             problems.messages.append(f"{path}: missing: every ruleset needs its data file")
@@ -544,12 +541,8 @@ def _load_files(directory: Path, problems: Problems) -> tuple[dict[str, Ruleset]
 def _builtin(directory: Path) -> tuple[dict[str, Ruleset], NameLists | None]:
     """Return the validated data of `directory`: from its snapshot in the disk cache when
     the files and the code that checks them are unchanged, else read, checked and kept."""
-    import pickle
-
-    from generator.render import cache as disk
-
     key = _snapshot_key(directory)
-    kept = disk.load(key, ".pickle") if key else None
+    kept = diskcache.load(key, ".pickle") if key else None
     if kept is not None:
         with contextlib.suppress(Exception):  # an unreadable snapshot is read again
             loaded: tuple[dict[str, Ruleset], NameLists | None] = pickle.loads(kept)
@@ -559,24 +552,19 @@ def _builtin(directory: Path) -> tuple[dict[str, Ruleset], NameLists | None]:
     if problems:
         raise DataError(problems.messages)
     if key:
-        disk.store(key, pickle.dumps((rulesets, names), protocol=5), ".pickle")
+        diskcache.store(key, pickle.dumps((rulesets, names), protocol=5), ".pickle")
     return rulesets, names
 
 
 def _snapshot_key(directory: Path) -> str | None:
     """Name the validated data of `directory`: a hash of every data file, the ruleset
     specs that list them, the loader's own code and the version (None: no disk cache)."""
-    import hashlib
-
-    from generator import __version__
-    from generator.render import cache as disk
-
-    if disk.cache_folder() is None:
+    if diskcache.cache_folder() is None:
         return None
-    digest = hashlib.sha256(f"rules\0{__version__}\0{_ruleset_ids()}\0".encode())
+    digest = hashlib.sha256(f"rules\0{__version__}\0{ruleset_ids()}\0".encode())
     for path in sorted(directory.glob("*.yaml")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    for path in [*sorted(Path(__file__).parent.glob("*.py")), Path(yamlfile.__file__)]:
         digest.update(path.read_bytes())
     return "rules-" + digest.hexdigest()
 
@@ -616,10 +604,10 @@ def check_files(paths: list[Path]) -> list[str]:
             continue
         if path.stem == "names":
             _build_names(doc, problems)
-        elif path.stem in _ruleset_ids():
+        elif path.stem in ruleset_ids():
             build_ruleset(doc, path.stem, problems)
         else:
             problems.messages.append(
-                f"{path}: not a ruleset file ({', '.join(_ruleset_ids())}, names)"
+                f"{path}: not a ruleset file ({', '.join(ruleset_ids())}, names)"
             )
     return problems.messages

@@ -22,10 +22,10 @@ from generator.loading.model import (
     Ruleset,
     Source,
     Table,
-    fold,
     freeze,
 )
-from generator.loading.yamlfile import KeyPath, YamlDoc
+from generator.text import fold
+from generator.yamlfile import KeyPath, YamlDoc
 
 KINDS = ("table", "modifiers", "rules")
 

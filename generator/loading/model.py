@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import copyreg
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
+
+from generator.text import fold
 
 Cell = Any  # str | int | Mapping[str, Any], frozen
 
@@ -36,14 +37,6 @@ def thaw(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [thaw(v) for v in value]
     return value
-
-
-_FOLD = re.compile(r"[\s_\-]+")
-
-
-def fold(text: str) -> str:
-    """Fold a label or input word for matching: case, spaces, hyphens, underscores."""
-    return _FOLD.sub("", text.casefold())
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,9 @@ import json
 import multiprocessing
 import os
 import random
+import shlex
+import signal
+import threading
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -23,7 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import InputError, QuartermasterError
+from generator.generate.scenario import Order, roll_scenario
+from generator.loading import Rules, load_rules
 from generator.output import check_folder, check_target, ensure_dir, write_atomic
+from generator.pdf import packet
+from generator.render.pdf import html_to_pdf
+from generator.render.sheets import PAPERS
+from generator.render.templating import render_html
 
 MANIFEST = "manifest.json"
 MAX_COUNT = 10_000
@@ -57,9 +66,8 @@ class BatchOptions:
         """Return the ruleset of packet `index` (0 first): the rulesets in turn."""
         return self.rulesets[index % len(self.rulesets)]
 
-    def order(self) -> Any:
-        from generator.generate.scenario import Order
-
+    def order(self) -> Order:
+        """Return the order every scenario of the batch is rolled by."""
         return Order(self.ships, self.navies, self.year, self.balanced)
 
     def key(self) -> dict[str, Any]:
@@ -82,8 +90,6 @@ class BatchOptions:
 
     def command(self, ruleset: str, seed: int | str, title: str) -> str:
         """Return the command that makes one packet of the batch again, alone."""
-        import shlex
-
         words = ["quartermaster", "packet", ruleset, "--seed", str(seed)]
         if self.ships:
             words += ["--ships", ",".join(map(str, self.ships))]
@@ -126,12 +132,10 @@ def packet_name(ruleset: str, index: int, seed: int) -> str:
 ROMAN = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 
 
-def batch_plan(rules: Any, options: BatchOptions) -> list[dict[str, Any]]:
+def batch_plan(rules: Rules, options: BatchOptions) -> list[dict[str, Any]]:
     """Roll every scenario of the batch, in order, and give each a title no earlier one
     has ("Action off Ushant II" after "Action off Ushant"); return them. The same options
     give the same scenarios and titles, so a resumed batch matches the one it finishes."""
-    from generator.generate.scenario import roll_scenario
-
     seeds = batch_seeds(options.seed, options.count)
     order = options.order()
     taken: set[str] = set()
@@ -154,11 +158,8 @@ def make_packet(
     options: BatchOptions, index: int, scenario: dict[str, Any], folder: str
 ) -> dict[str, Any]:
     """Lay out and write one packet of the batch; return its manifest entry."""
-    from generator.loading import load_rules
-    from generator.pdf.packet import build_packet
-
     rules = load_rules(Path(options.rules_file) if options.rules_file else None)
-    packet = build_packet(
+    made = packet.build_packet(
         rules,
         scenario,
         paper=options.paper,
@@ -168,7 +169,7 @@ def make_packet(
         without=frozenset(options.without),
         spares=options.spares,
     )
-    pdf = packet.write()
+    pdf = made.write()
     ruleset, seed = str(scenario["ruleset"]), int(scenario["seed"])
     name = packet_name(ruleset, index, seed)
     # written whole under a staging name; `run_batch` gives it its name and enters it in
@@ -180,7 +181,7 @@ def make_packet(
         "ruleset": ruleset,
         "seed": seed,
         "file": name,
-        "pages": packet.page_count(),
+        "pages": made.page_count(),
         "sha256": hashlib.sha256(pdf).hexdigest(),
         "title": scenario["title"],
         "sides": [side.get("name", "") for side in scenario["sides"]],
@@ -206,9 +207,6 @@ class BatchInterrupted(QuartermasterError):
 def _no_interrupt() -> Iterator[None]:
     """Hold a Ctrl-C back while a packet is committed (renamed into place and entered in
     the manifest), then deliver it; so a packet is on disk only if it is listed."""
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -322,8 +320,6 @@ def run_batch(
     ensure_dir(folder)
     _clean_leftovers(folder)
     entries, todo = plan_batch(folder, options, resume)
-    from generator.loading import load_rules
-
     scenarios = batch_plan(
         load_rules(Path(options.rules_file) if options.rules_file else None), options
     )
@@ -395,17 +391,11 @@ def _run(
 def _ignore_interrupt() -> None:
     """In a worker: leave Ctrl-C to the parent, which stops the workers itself (a worker
     interrupted on its own would print a traceback and break the pool)."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def write_index(folder: Path, options: BatchOptions, packets: list[dict[str, Any]]) -> Path:
     """Write DIR/index.pdf: every scenario of the batch with its seed, sides and file."""
-    from generator.render.pdf import html_to_pdf
-    from generator.render.sheets import PAPERS
-    from generator.render.templating import render_html
-
     html = render_html(
         "batch_index.html.j2",
         doc_title=f"Batch index — {', '.join(options.rulesets)}, seed {options.seed}",

@@ -23,6 +23,16 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import (
+    BooleanObject,
+    DictionaryObject,
+    Fit,
+    IndirectObject,
+    NameObject,
+    TextStringObject,
+)
+
 from generator import __version__
 from generator.errors import InputError
 from generator.generate.base import get_generator
@@ -30,6 +40,7 @@ from generator.loading import Rules
 from generator.render import expressions
 from generator.render.draw import LANG, Drawing
 from generator.render.kinds.roster import EVERY_SIDE
+from generator.render.pdf import write_pdf
 from generator.render.sheets import (
     PAPERS,
     SheetKind,
@@ -153,17 +164,6 @@ class Packet:
         metadata are set here, so the bytes do not depend on whether static sheets came
         from the cache.
         """
-        from pypdf import PdfReader, PdfWriter
-        from pypdf.generic import (
-            BooleanObject,
-            DictionaryObject,
-            Fit,
-            NameObject,
-            TextStringObject,
-        )
-
-        from generator.render.pdf import write_pdf
-
         order = self.sheets(sides)
         title = self.title
         if sides is not None:
@@ -273,8 +273,6 @@ class _FormResources:
 
     def add(self, reader: Any) -> None:
         """Add the form resources of `reader` (after its pages are appended)."""
-        from pypdf.generic import DictionaryObject, NameObject
-
         if id(reader) in self.seen:
             return
         self.seen.add(id(reader))
@@ -301,8 +299,6 @@ def _own_appearances(writer: Any) -> None:
     and a form filler that writes a value's appearance into the field's stream (pypdf
     does) then shows it in every field of that size.
     """
-    from pypdf.generic import DictionaryObject, IndirectObject, NameObject
-
     seen: set[int] = set()
     for page in writer.pages:
         for annotation in page.get("/Annots") or []:
@@ -495,8 +491,6 @@ def _page_count(sheet: Sheet) -> int:
 
 @cache
 def _pdf_page_count(pdf: bytes) -> int:
-    from pypdf import PdfReader
-
     return len(PdfReader(io.BytesIO(pdf)).pages)
 
 

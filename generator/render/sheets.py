@@ -7,16 +7,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from generator.errors import InputError, QuartermasterError
 from generator.loading import Rules
-from generator.loading.yamlfile import read_yaml
 from generator.render.draw import Mark
 from generator.resources import resource_dir
 from generator.rulesets import serving
 from generator.suggest import unknown
+from generator.yamlfile import read_yaml
 
 PAPERS: dict[str, dict[str, str]] = {
     "a4": {"name": "a4", "css": "A4", "margin": "10mm 11mm"},
@@ -456,79 +455,3 @@ def render_sheet(
         kind, rules, data=data, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable
     )
     return html_to_pdf(html, fillable=fillable, boxes=page_boxes(kind, paper))
-
-
-def load_sheet_data(
-    sheet: SheetKind, rules: Rules, ruleset: str | None, from_file: Path | None, seed: int | None
-) -> dict[str, Any] | None:
-    """Return what a sheet is about: read from an edited file, rolled from a seed, or None."""
-    if from_file is not None and seed is not None:
-        raise InputError("give --from or --seed, not both")
-    if sheet.data == "character":
-        from generator.generate.base import get_generator
-
-        gen = get_generator(ruleset if ruleset in sheet.rulesets else sheet.rulesets[0])
-        if from_file is not None:
-            return gen.read_character(from_file, rules)
-        return gen.roll_character(rules, seed) if seed is not None else None
-    if sheet.data == "scenario":
-        from generator.generate.scenario import (
-            Order,
-            read_generated,
-            read_scenario,
-            roll_scenario,
-        )
-
-        if from_file is not None:
-            if sheet.kind not in FLEET_KINDS:
-                return read_scenario(from_file, rules, ruleset)
-            kind, found = read_generated(from_file, rules, ("scenario", "fleet"), ruleset)
-            return fleet_as_scenario(found) if kind == "fleet" else found
-        if seed is None:
-            return None
-        if ruleset is None:
-            raise InputError(f"--ruleset: which ruleset's scenario? ({', '.join(sheet.rulesets)})")
-        # the same scenario 'quartermaster packet RULESET --seed N' prints: balanced
-        return roll_scenario(rules, ruleset, seed, Order())
-    if from_file is not None or seed is not None:
-        raise InputError(f"the {sheet.kind} sheet is the same for every game: no --from or --seed")
-    return None
-
-
-# the sheets that print one fleet as well as a scenario's sides (--from a fleet file)
-FLEET_KINDS = ("roster", "ship-log", "counters")
-
-
-def fleet_as_scenario(force: dict[str, Any]) -> dict[str, Any]:
-    """Return a fleet file (``quartermaster fleet``, edited or not) as a one-side scenario,
-    for the sheets that print a side: its roster, its ships' logs, its counters."""
-    from generator.generate.scenario import side_of
-
-    side = side_of(force)
-    scenario: dict[str, Any] = {
-        "ruleset": force["ruleset"],
-        "seed": force.get("seed", 0),
-        "title": str(side.get("name", "")),
-        "sides": [side],
-    }
-    if "year" in force:
-        scenario["year"] = force["year"]
-    return scenario
-
-
-def default_path(
-    kind: str, ruleset: str | None, seed: int | None, paper: str, mono: bool, fillable: bool
-) -> Path:
-    """Return the default path: output/KIND[-RULESET][-SEED][-letter][-mono][-fillable].pdf."""
-    parts = [kind]
-    if ruleset is not None and not kind.startswith(ruleset):
-        parts.append(ruleset)
-    if seed is not None:
-        parts.append(str(seed))
-    if paper != "a4":
-        parts.append(paper)
-    if mono:
-        parts.append("mono")
-    if fillable:
-        parts.append("fillable")
-    return Path("output") / ("-".join(parts) + ".pdf")

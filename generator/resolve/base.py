@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 
 from generator.errors import InputError, shown
 from generator.loading import Rules, Table
-from generator.loading.model import fold
 from generator.lookup import MAX_DIGITS, LookupResult, lookup, too_long_number
+from generator.text import fold
 
 Inputs = Mapping[str, Any]
 

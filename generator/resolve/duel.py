@@ -12,7 +12,6 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from generator.loading import Rules
-from generator.loading.model import fold
 from generator.lookup import lookup
 from generator.resolve import (
     Choice,
@@ -25,6 +24,7 @@ from generator.resolve import (
     SteppedResolver,
     register,
 )
+from generator.text import fold
 
 ATTACK = "duel.attack"
 WEAPONS = "duel.weapons"

@@ -16,7 +16,6 @@ from generator.dice import plain_dice
 from generator.errors import shown
 from generator.loading import Rules
 from generator.loading.cells import CellFormatError, parse_signed
-from generator.loading.model import fold
 from generator.lookup import lookup, too_long_number
 from generator.resolve import (
     Context,
@@ -28,6 +27,7 @@ from generator.resolve import (
     SteppedResolver,
     register,
 )
+from generator.text import fold
 
 TURN = "flob.turn-sequence"
 SAILING = "flob.sailing-movement"

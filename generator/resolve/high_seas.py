@@ -14,7 +14,6 @@ from fractions import Fraction
 from typing import Any
 
 from generator.loading import Rules
-from generator.loading.model import fold
 from generator.resolve import (
     Choice,
     Context,
@@ -27,6 +26,7 @@ from generator.resolve import (
     register,
 )
 from generator.resolve.duel import ceil_div
+from generator.text import fold
 
 RANGE = "high-seas.range"
 CAPTAINS = "high-seas.captains"

@@ -12,10 +12,10 @@ from rich.table import Table
 from rich.text import Text
 
 from generator.dice.show import fraction_text
-from generator.generate.show import wrap_items, wrap_text
 from generator.loading import Rules
 from generator.resolve.base import Param, Resolver
 from generator.resolve.engine import Resolution
+from generator.text import wrap_items, wrap_text
 
 
 def _console() -> Console:

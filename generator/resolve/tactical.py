@@ -13,7 +13,6 @@ from typing import Any
 
 from generator.dice import plain_dice
 from generator.loading import Rules
-from generator.loading.model import fold
 from generator.lookup import lookup
 from generator.resolve import (
     Choice,
@@ -26,6 +25,7 @@ from generator.resolve import (
     SteppedResolver,
     register,
 )
+from generator.text import fold
 
 FLIGHT = "tactical.flight-modifiers"
 

@@ -10,48 +10,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.generate.convoy import LEGEND, MARKERS, markers
 from generator.loading import Rules
-from generator.loading.yamlfile import KeyPath
-from generator.schema import (
+from generator.ruleset.convoy import LEGEND, MARKERS, conditions, markers, sizes
+from generator.ruleset.navies import year_span
+from generator.schema.assembly import RulesetSchema
+from generator.schema.context import Ctx
+from generator.schema.naval import NAVY, grid_map, weather, wind
+from generator.schema.nodes import (
     NAME,
-    NAVY,
     TITLE,
     Check,
     Choice,
-    Ctx,
     Items,
     Record,
-    RulesetSchema,
     Variant,
     Whole,
-    by_result,
-    derived,
-    grid_map,
     opt,
-    override,
     req,
-    rolled,
-    spread,
-    weather,
-    wind,
-    years_of,
 )
+from generator.schema.overrides import derived, override
+from generator.schema.tables import by_result, rolled, spread
+from generator.yamlfile import KeyPath
 
 RULESET = "convoy"
 ROLES = ("convoy", "raiders")
 KINDS = ("warship", "merchant")
 COMPOSITIONS = {"convoy": "convoy.convoy-composition", "raiders": "convoy.raider-composition"}
-
-
-def sizes(rules: Rules) -> list[str]:
-    """The ship sizes as ships carry them: small, medium, large."""
-    return [label.lower() for label in rules.table("convoy.ship-markers").axes[1].labels]
-
-
-def conditions(rules: Rules) -> list[str]:
-    """The crew conditions as ships carry them: scurvy, normal, battle hardened."""
-    return [str(cell["result"]).lower() for cell in rules.table("convoy.crew-condition").cells]
 
 
 def _params(key: str) -> Any:
@@ -317,5 +301,5 @@ SCHEMA = RulesetSchema(
         ),
     ),
     sides=(2, 2),
-    years=years_of(RULESET),
+    years=year_span,  # the generator's years (RulesetGenerator.years)
 )

@@ -9,39 +9,39 @@ the numbers duel.weapons gives it, one weapon a hand, a two-handed one alone.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from generator.loading import Rules
-from generator.loading.yamlfile import KeyPath
-from generator.schema import (
+from generator.ruleset.duel import ATTRIBUTES, hit_points
+from generator.ruleset.navies import year_span
+from generator.schema.assembly import RulesetSchema, fixed
+from generator.schema.context import Ctx
+from generator.schema.naval import NAVY, wind_from_weather
+from generator.schema.nodes import (
     NAME,
-    NAVY,
     Check,
     Choice,
-    Ctx,
     Field,
     Flag,
     Items,
     Null,
     Record,
-    RulesetSchema,
     Text,
     Whole,
+    req,
+)
+from generator.schema.tables import (
     by_label,
     copied,
-    fixed,
     follows,
     labels,
     nationalities,
-    req,
     results,
     rolled,
     spread,
     values,
-    wind_from_weather,
-    years_of,
 )
+from generator.yamlfile import KeyPath
 
 RULESET = "duel"
 WEAPONS = "duel.weapons"
@@ -55,20 +55,12 @@ def _attribute_span(rules: Rules) -> tuple[int, int]:
     return int(params["attribute_min"]), int(params["attribute_max"])
 
 
-def hit_points(rules: Rules, strength: int, endurance: int) -> int:
-    """A duellist's hit points: Endurance + ceil(Strength / the divisor)."""
-    divisor = int(rules.table("duel.attributes").params["hit_points_strength_divisor"])
-    return endurance + math.ceil(strength / divisor)
-
-
 def _hit_point_span(rules: Rules) -> tuple[int, int]:
     low, high = _attribute_span(rules)
     return hit_points(rules, low, low), hit_points(rules, high, high)
 
 
 def _attributes(rules: Rules) -> dict[str, Field]:
-    from generator.generate.duel import ATTRIBUTES
-
     whole = Whole(span=_attribute_span, why="duel.attributes' attribute_min..attribute_max")
     return {name: req(whole, f"{name.capitalize()}, rolled on 3d6") for name in ATTRIBUTES}
 
@@ -228,7 +220,7 @@ SCHEMA = RulesetSchema(
     },
     checks=(wind_from_weather("duel.weather", "—"),),
     sides=(1, None),
-    years=years_of(RULESET),
+    years=year_span,  # the generator's years (RulesetGenerator.years)
     person=PERSON,
     units="characters",
 )

@@ -12,36 +12,14 @@ import re
 from typing import Any
 
 from generator.loading import Rules
-from generator.loading.yamlfile import KeyPath
-from generator.schema import (
-    NAME,
-    NAVY,
-    TITLE,
-    Between,
-    Check,
-    Choice,
-    Ctx,
-    Expected,
-    Flag,
-    Items,
-    Record,
-    RulesetSchema,
-    Text,
-    Whole,
-    by_label,
-    by_result,
-    derived,
-    follows,
-    labels,
-    one_flagship,
-    override,
-    req,
-    results,
-    spread,
-    values,
-    weather,
-    wind,
-)
+from generator.ruleset.flob import RATING_FIELDS, scenario_years
+from generator.schema.assembly import RulesetSchema
+from generator.schema.context import Ctx
+from generator.schema.naval import NAVY, one_flagship, weather, wind
+from generator.schema.nodes import NAME, TITLE, Check, Choice, Flag, Items, Record, Text, Whole, req
+from generator.schema.overrides import Between, Expected, derived, override
+from generator.schema.tables import by_label, by_result, follows, labels, results, spread, values
+from generator.yamlfile import KeyPath
 
 RULESET = "flob"
 FEATURE_TYPES = ("island", "shoal", "coast")
@@ -55,12 +33,6 @@ NUMBERS = (
     ("crew_parties", "her crew parties"),
 )
 _RANGE = re.compile(r"\d+")
-
-
-def years(rules: Rules) -> tuple[int, int]:
-    """The years a Form Line of Battle action is set in (flob.scenario's years)."""
-    first, last = rules.table("flob.scenario").params["years"]
-    return int(first), int(last)
 
 
 def guns_span(rules: Rules) -> tuple[int, int]:
@@ -79,8 +51,6 @@ def _number(key: str) -> Whole:
 def _from_rate(ctx: Ctx, ship: dict[str, Any]) -> Expected:
     """What her rate's row of flob.ship-ratings gives her: each number as it is, her guns
     within the rate's guns_range (its guns where it has none)."""
-    from generator.generate.flob import RATING_FIELDS
-
     row = ctx.of(by_label("flob.ship-ratings")).get(ship["rate"])
     if row is None:
         return []
@@ -93,12 +63,6 @@ def _from_rate(ctx: Ctx, ship: dict[str, Any]) -> Expected:
             want = Between(min(span), max(span)) if len(span) == 2 else int(row["guns"])
         found.append(((key,), want, source))
     return found
-
-
-def _overridable(rules: Rules) -> list[str]:
-    from generator.generate.flob import RATING_FIELDS
-
-    return list(RATING_FIELDS)
 
 
 SHIP = Record(
@@ -124,7 +88,7 @@ SHIP = Record(
             "her captain (flob.captain-quality)",
         ),
         "flagship": req(Flag(), "whether she is the squadron's flagship (the admiral's)"),
-        "override": override(_overridable),
+        "override": override(list(RATING_FIELDS)),
     },
     checks=(
         derived(
@@ -347,6 +311,6 @@ SCHEMA = RulesetSchema(
         ),
     ),
     sides=(1, None),
-    years=years,
+    years=scenario_years,
     year_required=True,
 )

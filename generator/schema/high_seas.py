@@ -10,48 +10,44 @@ gives, any other ship's the share high-seas.crew-fighters gives for her roll.
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
-from generator.generate.high_seas import (
+from generator.loading import Rules
+from generator.ruleset.high_seas import (
     BATTERIES,
     CREW_FIGHTERS,
     RANGE,
     SHIP_TYPES,
     WEATHER,
+    crew_fractions,
+    officer_roles,
+    share,
+    skill_levels,
+    weather_effect,
 )
-from generator.loading import Rules
-from generator.loading.yamlfile import KeyPath
-from generator.schema import (
+from generator.ruleset.navies import year_span
+from generator.schema.assembly import RulesetSchema, fixed
+from generator.schema.context import Ctx
+from generator.schema.duel import PERSON_CHECKS, PERSON_FIELDS
+from generator.schema.naval import NAVY, wind_from_weather
+from generator.schema.nodes import (
     NAME,
-    NAVY,
     TITLE,
     Check,
     Choice,
-    Ctx,
-    Expected,
     Flag,
     Items,
     Maybe,
     Null,
     Record,
-    RulesetSchema,
     Text,
     Whole,
-    by_label,
-    derived,
-    die_range,
-    fixed,
-    follows,
-    labels,
-    override,
     req,
-    rolled,
-    spread,
-    values,
-    wind_from_weather,
-    years_of,
 )
-from generator.schema.duel import PERSON_CHECKS, PERSON_FIELDS
+from generator.schema.overrides import Expected, derived, override
+from generator.schema.tables import by_label, die_range, follows, labels, rolled, spread, values
+from generator.yamlfile import KeyPath
 
 RULESET = "high-seas"
 NUMBERS = (
@@ -72,10 +68,6 @@ OVERRIDABLE = [*COPIED, "trained_fighters", "pistols"]
 def _from_type(ctx: Ctx, ship: dict[str, Any]) -> Expected:
     """What her type's row gives her, and the fighters and pistols her crew and share give
     (rounded as high-seas.crew-fighters says)."""
-    from fractions import Fraction
-
-    from generator.generate.high_seas import _crew_fractions, share
-
     row = ctx.of(_TYPE_ROWS).get(ship["type"])
     if row is None:
         return []
@@ -85,7 +77,7 @@ def _from_type(ctx: Ctx, ship: dict[str, Any]) -> Expected:
         for key in COPIED
     ]
     crew, trained, fraction = ship.get("crew"), ship.get("trained_fighters"), ship["fighters_share"]
-    _, pistols, rounding = _crew_fractions(ctx.rules)
+    _, pistols, rounding = crew_fractions(ctx.rules)
     if isinstance(crew, int) and not isinstance(crew, bool):
         words = f"{fraction} of her crew of {crew}"
         found.append((("trained_fighters",), share(crew, Fraction(fraction), rounding), words))
@@ -102,10 +94,6 @@ def _number(key: str) -> Whole:
 def _sizes(rules: Rules) -> tuple[int, int]:
     sizes = [int(s) for s in rules.table(SHIP_TYPES).params["size_classes"]]
     return min(sizes), max(sizes)
-
-
-def officer_roles(rules: Rules) -> list[str]:
-    return [str(r) for r in rules.table(SHIP_TYPES).params["officer_roles"]]
 
 
 def _officers_count(rules: Rules) -> int:
@@ -130,10 +118,6 @@ def _share_for(rules: Rules, roll: int) -> str | None:
         if value.contains(roll):
             return str(cell["fraction"])
     return None
-
-
-def _skill_levels(rules: Rules) -> dict[str, int]:
-    return {str(c["result"]): int(c["level"]) for c in rules.table("duel.skills").cells}
 
 
 OFFICER = Record(
@@ -220,7 +204,7 @@ def _officers(ctx: Ctx, data: dict[str, Any], path: KeyPath) -> None:
     skills = gunner.get("skills") if gunner else None
     if not isinstance(flag, bool) or not isinstance(skills, dict) or "Gunnery" not in skills:
         return
-    levels = ctx.of(_skill_levels)
+    levels = ctx.of(skill_levels)
     best = max(levels, key=lambda name: levels[name])
     if flag != (skills["Gunnery"] == best):
         ctx.fail(
@@ -303,12 +287,7 @@ SIDE = Record(
 
 def _weather_effect(rules: Rules) -> dict[str, str]:
     """The effect text the generator writes for each weather result."""
-    from generator.generate.high_seas import HighSeasGenerator
-
-    return {
-        str(cell["result"]): HighSeasGenerator._weather_effect(rules, cell)
-        for cell in rules.table(WEATHER).cells
-    }
+    return {str(cell["result"]): weather_effect(rules, cell) for cell in rules.table(WEATHER).cells}
 
 
 def _meters(rules: Rules) -> dict[str, str]:
@@ -385,5 +364,5 @@ SCHEMA = RulesetSchema(
     },
     checks=(wind_from_weather(WEATHER),),
     sides=(1, None),
-    years=years_of(RULESET),
+    years=year_span,  # the generator's years (RulesetGenerator.years)
 )

@@ -10,35 +10,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.loading.yamlfile import KeyPath
-from generator.schema import (
+from generator.ruleset.impulse import CLASS_FIELDS
+from generator.ruleset.navies import year_span
+from generator.schema.assembly import RulesetSchema
+from generator.schema.context import Ctx
+from generator.schema.naval import NAVY, grid_map, start_columns, weather, wind
+from generator.schema.nodes import (
     NAME,
-    NAVY,
     TITLE,
     Check,
     Choice,
-    Ctx,
-    Expected,
     Items,
     Record,
-    RulesetSchema,
     Variant,
     Whole,
-    by_label,
-    by_result,
-    derived,
-    grid_map,
-    labels,
     opt,
-    override,
     req,
-    rolled,
-    spread,
-    start_columns,
-    weather,
-    wind,
-    years_of,
 )
+from generator.schema.overrides import Expected, derived, override
+from generator.schema.tables import by_label, by_result, labels, rolled, spread
+from generator.yamlfile import KeyPath
 
 RULESET = "impulse"
 CLASSES = "impulse.ship-classes"
@@ -51,19 +42,13 @@ NUMBERS = (
 )
 
 
-def _class_fields() -> tuple[str, ...]:
-    from generator.generate.impulse import CLASS_FIELDS
-
-    return CLASS_FIELDS
-
-
 def _from_class(ctx: Ctx, ship: dict[str, Any]) -> Expected:
     """What her class's row of impulse.ship-classes gives her."""
     row = ctx.of(by_label(CLASSES)).get(ship["class"])
     if row is None:
         return []
     source = f"the {ship['class']} row of {CLASSES}"
-    return [((key,), row[key], source) for key in _class_fields()]
+    return [((key,), row[key], source) for key in CLASS_FIELDS]
 
 
 def _squadron_size(ctx: Ctx, data: dict[str, Any], path: KeyPath) -> None:
@@ -119,7 +104,7 @@ SHIP = Record(
             "her crew status at the start (impulse.crew-status)",
         ),
         "captain": req(NAME, "her captain's name"),
-        "override": override(lambda rules: list(_class_fields())),
+        "override": override(list(CLASS_FIELDS)),
     },
     checks=(
         derived(
@@ -197,5 +182,5 @@ SCHEMA = RulesetSchema(
         "map": req(MAP, "the map: a grid of sea and land squares (or kind: none)"),
     },
     sides=(1, None),
-    years=years_of(RULESET),
+    years=year_span,  # the generator's years (RulesetGenerator.years)
 )

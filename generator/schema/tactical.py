@@ -11,41 +11,29 @@ from __future__ import annotations
 from typing import Any
 
 from generator.loading import Rules
-from generator.loading.yamlfile import KeyPath
-from generator.schema import (
+from generator.ruleset.navies import year_span
+from generator.ruleset.tactical import RATINGS, class_ratings, effect_of, most_ratings
+from generator.schema.assembly import RulesetSchema
+from generator.schema.context import Ctx
+from generator.schema.naval import NAVY, grid_map, one_flagship, start_columns, weather, wind
+from generator.schema.nodes import (
     NAME,
-    NAVY,
     TITLE,
     Check,
     Choice,
-    Ctx,
-    Expected,
     Field,
     Flag,
     Items,
     Record,
-    RulesetSchema,
     Text,
     Variant,
     Whole,
-    by_label,
-    by_result,
-    compare,
-    die_range,
-    follows,
-    grid_map,
-    labels,
-    one_flagship,
     opt,
-    override,
     req,
-    results,
-    rolled,
-    start_columns,
-    weather,
-    wind,
-    years_of,
 )
+from generator.schema.overrides import Expected, compare, override
+from generator.schema.tables import by_label, by_result, die_range, follows, labels, results, rolled
+from generator.yamlfile import KeyPath
 
 RULESET = "tactical"
 
@@ -56,8 +44,6 @@ def _effect(cell: Any) -> dict[str, int]:
 
 def rating_spans(rules: Rules) -> dict[str, tuple[int, int]]:
     """Return the least and most each rating can be (see the module doc)."""
-    from generator.generate.tactical import RATINGS, most_ratings
-
     most = most_ratings(rules)
     setup = rules.table("tactical.setup").params
     types = rules.table("tactical.ship-types")
@@ -86,8 +72,6 @@ def _rating(name: str) -> Whole:
 
 
 def _ratings(rules: Rules) -> dict[str, Field]:
-    from generator.generate.tactical import RATINGS
-
     return {name: req(_rating(name), f"her {name.capitalize()} rating") for name in RATINGS}
 
 
@@ -127,24 +111,16 @@ SHIP = Record(
             "her rolls on the ship tables (twice each for the flagship)",
         ),
         "ratings": req(Record(_ratings, what="the nine ratings"), "her ratings, bonuses included"),
-        "override": override(lambda rules: list(_rating_names())),
+        "override": override(list(RATINGS)),
     },
     what="a ship",
 )
-
-
-def _rating_names() -> tuple[str, ...]:
-    from generator.generate.tactical import RATINGS
-
-    return RATINGS
 
 
 def _ratings_given(ctx: Ctx, data: dict[str, Any], path: KeyPath) -> None:
     """Each ship's ratings are her class's base values plus the bonuses of the side's
     National and Fleet results, an Admiral's that counts for every ship, and her traits:
     as the generator adds them up (a rating her override lists is the GM's)."""
-    from generator.generate.tactical import RATINGS, class_ratings, effect_of
-
     ships = data.get("ships")
     if not isinstance(ships, list):
         return
@@ -274,5 +250,5 @@ SCHEMA = RulesetSchema(
         ),
     },
     sides=(1, None),
-    years=years_of(RULESET),
+    years=year_span,  # the generator's years (RulesetGenerator.years)
 )

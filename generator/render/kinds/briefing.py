@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from generator.errors import InputError
-from generator.generate.base import get_generator
 from generator.generate.scenario import balance_warning, rolls_again
 from generator.loading import Rules
 from generator.render.cells import PRINTABLE_MM
@@ -26,6 +25,8 @@ from generator.render.kinds import map as maps
 from generator.render.kinds.character import person as character_person
 from generator.render.kinds.roster import strength_text
 from generator.render.sheets import PAPERS
+from generator.render.words import direction_words, player_words, wind_words
+from generator.ruleset import contract
 from generator.text import listed, signed
 
 # the cover's map overview: at most this size (mm; Letter is 18 mm shorter than A4), less
@@ -43,41 +44,9 @@ OVERVIEW_MIN_H = 40.0  # smaller than this, the overview goes whole to a page of
 OVERVIEW_PAGE_H = {"a4": 150.0, "letter": 135.0}  # ... where it may be this high, page-wide
 PT = 25.4 / 72
 
-# a table id (ruleset.key) or another dotted name of the program's data (map.start)
-_DOTTED = re.compile(
-    r"(?<![\w.-])([a-z][a-z0-9]+(?:-[a-z0-9]+)*)\.([a-z][a-z0-9_]+(?:-[a-z0-9]+)*)(?![\w-])"
-)
-_CEIL = re.compile(r"\bceil\(([^()]*)\)")
-_STRUCTURED = re.compile(r"\s*\((?:structured|house table)\)$", re.IGNORECASE)
-COMPASS = {
-    "n": "north", "ne": "north-east", "e": "east", "se": "south-east",
-    "s": "south", "sw": "south-west", "w": "west", "nw": "north-west",
-}  # fmt: skip
 # a set-up line stating the wind the generator rolled; a clause telling players to roll it
 _WIND_STATED = re.compile(r"^The wind blows from the ([A-Za-z-]+)(.*)$")
 _WIND_ROLL = re.compile(r"^roll for the wind\b", re.IGNORECASE)
-
-
-def player_words(rules: Rules, text: str) -> str:
-    """Return a generator's sentence as players read it: a table id as the table's title
-    in quotes ("see" it, where it stands as a reference in brackets), no other dotted
-    names of the program's data, "ceil(x)" as "x, rounded up"."""
-
-    def title(match: re.Match[str]) -> str:
-        found = rules.rulesets.get(match[1])
-        if found is None or match[2] not in found.tables:
-            return ""  # a name of the program's data (map.start): the sheets show it
-        name = f"“{_STRUCTURED.sub('', found.tables[match[2]].title)}”"
-        before = text[: match.start()].rstrip(" ")
-        return f"see {name}" if before.endswith(("(", ",")) else name
-
-    text = _DOTTED.sub(title, text)
-    text = _CEIL.sub(r"\1, rounded up", text)
-    text = re.sub(r"\(\s*,\s*", "(", text)
-    text = re.sub(r",\s*\)", ")", text)
-    text = re.sub(r"\s*\(\s*\)", "", text)
-    text = re.sub(r"\s+([.,;:])", r"\1", text)
-    return re.sub(r"\s{2,}", " ", text).strip()
 
 
 def _sentence(text: str) -> str:
@@ -86,28 +55,6 @@ def _sentence(text: str) -> str:
         return text
     text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else f"{text}."
-
-
-def _direction(name: str) -> str:
-    """A compass direction in words: "NE" as "north-east", "South-west" as "south-west"."""
-    return COMPASS.get(name.strip().lower(), name.strip().lower())
-
-
-def wind_words(wind: Mapping[str, Any] | None) -> str:
-    """Return the rolled wind in words: "from the south", "from the west (moderate)",
-    "calm", "a fresh breeze"; "" for none."""
-    if not wind:
-        return ""
-    bearing = wind.get("from_bearing")
-    direction = str(wind.get("direction") or "")
-    if direction:
-        if not isinstance(bearing, int | float) or isinstance(bearing, bool):
-            return direction.lower()  # a calm has no direction
-        strength = str(wind.get("strength") or "")
-        where = f"from the {_direction(direction)}"
-        return f"{where} ({strength.lower()})" if strength else where
-    result = str(wind.get("result") or "")
-    return "" if result in ("", "—") else result.lower()
 
 
 def _weather_words(weather: Mapping[str, Any] | None, rules: Rules) -> tuple[str, str]:
@@ -145,7 +92,7 @@ def conditions(rules: Rules, data: Mapping[str, Any]) -> dict[str, Any]:
         for index, line in enumerate(found):
             stated = _WIND_STATED.match(line)
             clauses = line.split("; ")
-            if stated and wind.startswith(f"from the {_direction(stated[1])}"):
+            if stated and wind.startswith(f"from the {direction_words(stated[1])}"):
                 said = f"{wind}{stated[2]}"
             elif wind and _WIND_ROLL.match(clauses[0]):
                 said = "; ".join([f"{wind} at the start", *clauses[1:]])
@@ -322,7 +269,7 @@ def overview(
         )
         entries = _plan_legend(grid, sides)
     elif kind in ("grid", "hex"):
-        units = get_generator(str(data["ruleset"])).units
+        units = contract(str(data["ruleset"])).units
         canvas = (
             maps.grid_canvas(grid, sides) if kind == "grid" else maps.hex_canvas(grid, sides, units)
         )
@@ -475,7 +422,7 @@ def context(
     if data is None:
         raise InputError("the briefing is about a scenario: give --seed or --from")
     played = str(data["ruleset"])
-    gen = get_generator(played)
+    gen = contract(played)
     people = gen.units == "characters"
     sides = []
     for side in data["sides"]:

@@ -17,6 +17,7 @@ from generator.loading import Rules, Table, thaw
 from generator.lookup import cell_text
 from generator.render.house import house_tables_line
 from generator.render.sheets import PAPERS
+from generator.render.words import player_words
 
 WEAPON_ROWS = 4  # weapon rows on the sheet, filled ones first
 NOTE_LINES = {  # (blank, filled): what is left of the page
@@ -189,8 +190,6 @@ def context(
     rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
     assert ruleset is not None  # render_sheet settles the ruleset before asking
-    from generator.render.kinds.briefing import player_words  # it reads this module
-
     tables = rules.rulesets[ruleset].tables
     who = person(tables, data) if data is not None else None
     attributes = tables["attributes"]

@@ -30,7 +30,6 @@ from functools import cache
 from typing import Any
 
 from generator.errors import InputError
-from generator.generate.base import get_generator
 from generator.loading import Rules
 from generator.render import expressions
 from generator.render.cells import HEX_MM, PRINTABLE_MM, SQUARE_MM
@@ -45,9 +44,10 @@ from generator.render.draw import (
     text_width_mm,
 )
 from generator.render.house import house_tables_line
-from generator.render.kinds.briefing import wind_words
 from generator.render.pagenumbers import page_label
 from generator.render.sheets import PAPERS
+from generator.render.words import wind_words
+from generator.ruleset import contract
 from generator.rulesets import RulesetSpec, SpecError, sheet_section
 
 # ---------------------------------------------------------------- sizes (mm)
@@ -944,7 +944,7 @@ def context(
     paper = PAPERS[paper]["name"]
     spec = counter_spec(found)
     shape = shape_for(found)
-    units = get_generator(found).units
+    units = contract(found).units
     sides = data["sides"]
     if len(sides) > 2:
         raise InputError(f"the counters sheet prints two sides, this scenario has {len(sides)}")

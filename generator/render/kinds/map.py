@@ -29,7 +29,6 @@ from functools import cache
 from typing import Any
 
 from generator.errors import InputError, QuartermasterError
-from generator.generate.base import get_generator
 from generator.loading import Rules
 from generator.render.cells import HEX_MM, PRINTABLE_MM, SQUARE_MM
 from generator.render.draw import (
@@ -47,6 +46,8 @@ from generator.render.draw import (
 from generator.render.house import house_tables_line
 from generator.render.pagenumbers import page_label
 from generator.render.sheets import PAPERS
+from generator.render.words import wind_words
+from generator.ruleset import contract
 from generator.rulesets import SpecError, ruleset_ids, serving, sheet_section
 
 PT_MM = 25.4 / 72
@@ -896,8 +897,6 @@ def wind_rose(wind: Mapping[str, Any] | None) -> dict[str, Any]:
     if not wind:
         return rose | {"text": "no wind given"}
     # said as the briefing says it, and the rules: "from the north-west", not "nw"
-    from generator.render.kinds.briefing import wind_words  # (it imports this module)
-
     bearing = wind.get("from_bearing")
     if not isinstance(bearing, int | float) or isinstance(bearing, bool):
         return rose | {"text": f"Wind: {wind_words(wind) or 'none'}"}
@@ -1228,7 +1227,7 @@ def context(
                 for z in grid.get("deployment", [])
             ],
         }
-    units = get_generator(found).units
+    units = contract(found).units
     if kind == "grid":
         canvas = grid_canvas(grid, sides)
     elif kind == "hex":

@@ -3,7 +3,7 @@
 For each side its name, navy, commander (admiral, flagship, or what the ruleset has) and a
 table of every unit with its key values (the columns, facts and tags are the ``roster``
 section of the ruleset's spec), and the side's strength by the generator's own
-measure (`RulesetGenerator.strength`, described by ``strength_measure``), under the
+measure (`RulesetContract.strength`, described by ``strength_measure``), under the
 scenario's title and seed. A scenario given one side (a game-night packet's handout) prints
 that side alone, in columns as wide as the whole scenario's (`EVERY_SIDE`). Without a
 scenario the sheet is a blank roster to write a force into.
@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from generator.generate.base import get_generator
 from generator.loading import Rules
 from generator.render import expressions
 from generator.render.draw import text_width_mm
 from generator.render.house import house_tables_line
 from generator.render.pagenumbers import CSS_PAGE_LABEL
 from generator.render.sheets import PAPERS, page_boxes
+from generator.ruleset import contract
 from generator.rulesets import SpecError, sheet_section
 from generator.schema import OVERRIDE, override_words
 
@@ -232,7 +232,7 @@ def context(
     spec = roster_spec(ruleset)
     columns = [("Ship", "name"), *((title, cls) for title, cls, _ in spec.columns)]
     word = spec.word
-    gen = get_generator(ruleset)
+    gen = contract(ruleset)
     navies = {k: str(v["title"]) for k, v in rules.names.navies.items()} if rules.names else {}
     short = {k: v.split(" (")[0] for k, v in navies.items()}
 

@@ -6,8 +6,8 @@ the effect of the last box printed after it; every state its rules track is a ch
 numbers a player would otherwise work out from the ship's ratings (her rolls, ranges, attack
 numbers, dice) stand in a band under her particulars; and each log ends in a turn log
 (turn, notes) that takes whatever height its page has left. What a ruleset's log holds is
-its generator's to say (`RulesetGenerator.ship_log`, built with `Log`); how its logs stand
-on the page is the ``ship-log`` section of its spec.
+its implementation's to say (`RulesetContract.ship_log`: a frozen `LogCard`, built with
+`Log`); how its logs stand on the page is the ``ship-log`` section of its spec.
 
 Each side starts a page; every page has a running header with the side and the page. The
 labels of the rows of boxes stand in one column, so that every row's boxes start at one x.
@@ -24,25 +24,42 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from generator.errors import QuartermasterError
-from generator.generate.base import get_generator
 from generator.loading import Rules
 from generator.render import expressions
 from generator.render.draw import LEADING, MM, Box, Drawing, Fitted, fit, text_width_mm, wrap, write
 from generator.render.house import house_tables_line
 from generator.render.pagenumbers import page_label
 from generator.render.sheets import page_boxes
+from generator.ruleset import contract
+from generator.ruleset.logcard import (
+    Cell,
+    Check,
+    Checks,
+    Choice,
+    Fact,
+    Figure,
+    Full,
+    Head,
+    Log,
+    LogCard,
+    Section,
+    Table,
+    TextCell,
+    Track,
+    Tracks,
+    WriteCell,
+    WriteIn,
+    WriteIns,
+    slug,
+    tooltip,
+)
 from generator.rulesets import SpecError, sheet_section
-
-TALLY_POINTS = 10  # a tally track's box is worth 10 points ...
-MAX_TALLY_BOXES = 100  # ... or 20, 50, 100 ... so that no track has more boxes than this
 
 GAP_MM = 3.0  # between two logs side by side, and under every log
 PAD_MM = 2.2  # inside a log's border
@@ -151,246 +168,6 @@ def layout_of(ruleset: str) -> LogLayout:
 # ---------------------------------------------------------------- a log as data
 
 
-def slug(text: str) -> str:
-    """Return `text` as part of a PDF field name: lower-case ASCII, digits and ``_``."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_") or "x"
-
-
-def tally(points: int) -> tuple[int, int]:
-    """Return (boxes, points a box) for a Hit Points track of `points`: 10 points a box, or
-    20, 50, 100 ... where 10 would make more than MAX_TALLY_BOXES boxes."""
-    unit, steps = TALLY_POINTS, (2.0, 2.5, 2.0)
-    step = 0
-    while math.ceil(points / unit) > MAX_TALLY_BOXES:
-        unit = int(unit * steps[step % 3])
-        step += 1
-    return max(math.ceil(points / unit), 1), unit
-
-
-def dice(expression: str, plus: int, *, upper: bool = False) -> str:
-    """Return a roll as printed: ``2d6`` and 1 give ``2d6+1`` (``2D6+1`` with `upper`)."""
-    text = expression.upper() if upper else expression
-    return f"{text}{plus:+d}" if plus else text
-
-
-def resolution(rules: Rules, resolver_id: str, **inputs: Any) -> Any | None:
-    """Return the resolution of `resolver_id` with `inputs` (seeded dice: only what does not
-    hang on the dice is meant to be read off it), or None if the rules refuse the inputs."""
-    from generator.resolve import ResolveInputError, get_resolver, parse_inputs
-    from generator.resolve.engine import run
-
-    resolver = get_resolver(resolver_id)
-    try:
-        return run(resolver, rules, parse_inputs(resolver, rules, inputs), 0)
-    except ResolveInputError:
-        return None
-
-
-class Log:
-    """One ship's log as plain data; every field name starts with the log's prefix, and
-    every field has a tooltip in the sheet's words (``tips``: a viewer shows it, a screen
-    reader reads it; the name is the program's)."""
-
-    def __init__(self, prefix: str, name: str | None) -> None:
-        self.prefix = prefix
-        self.card: dict[str, Any] = {
-            "name": name,
-            "prefix": prefix,
-            "tips": {},
-            "tags": [],
-            "lines": [],
-            "heads": [],
-            "facts": [],
-            "figures": [],
-            "rows": [],
-            "log": (1, 1),
-        }
-        self.card["name_field"] = self.field("name", tip="Ship’s name")
-
-    def field(self, *parts: Any, tip: str) -> str:
-        """Return the name of the field `parts` name (after the log's prefix); keep `tip`,
-        what it is in the sheet's words, as its tooltip (her name first, if she has one)."""
-        name = "_".join([self.prefix, *(slug(str(p)) for p in parts)])
-        self.card["tips"][name] = tooltip(self.card["name"], tip)
-        return name
-
-    def cell_field(self, parts: Sequence[Any], box: int | None = None) -> str:
-        """A table cell's field: its row's label and what the cell holds ("Port: loaded"),
-        and with `box` which of the cell's boxes ("Port: reload, box 2")."""
-        label, *rest = (str(p) for p in parts)
-        label = label[:1].upper() + label[1:]  # a key ("port") as the row says it
-        tip = f"{label}: {' '.join(rest)}" if rest else label
-        if box is None:
-            return self.field(*parts, tip=tip)
-        return self.field(*parts, box, tip=f"{tip}, box {box}")
-
-    def head(self, label: str, width_mm: float) -> None:
-        """A write-in box for a particular of a blank log (class, captain ...)."""
-        self.card["heads"].append(
-            {"label": label, "field": self.field(label, tip=label), "width": width_mm}
-        )
-
-    def fact(self, label: str, value: Any | None) -> None:
-        """A rating printed (or, when None, written in) beside the particulars."""
-        self.card["facts"].append(
-            {
-                "label": label,
-                "value": None if value is None else str(value),
-                "field": self.field(label, tip=label),
-            }
-        )
-
-    def figure(self, label: str, value: str | None, how: str = "", width: float = 12.0) -> None:
-        """A number worked out from the ship's ratings (her roll, range, dice ...), with
-        how it is made up; None: a write-in box `width` mm wide (a blank log), `how`
-        then saying how to work it out."""
-        self.card["figures"].append(
-            {
-                "label": label,
-                "value": value,
-                "how": how,
-                "field": self.field("figure", label, tip=label),
-                "width": width,
-            }
-        )
-
-    def track(
-        self,
-        label: str,
-        count: int,
-        value: Any | None = None,
-        *,
-        blank: bool = False,
-        note: str = "",
-        sub: str = "",
-        write_width: float = 8.0,
-        half_after: int | None = None,
-        ticks: Sequence[int] = (),
-        end: str = "",
-        after: list[dict[str, Any]] | None = None,
-    ) -> dict[str, Any]:
-        """A row of `count` boxes to cross off; `value` prints beside the label, or with
-        `blank` a write-in box does.
-
-        Args:
-            half_after: the ½ mark after that many boxes.
-            ticks: a tick after each of these many boxes (a level where something happens).
-            end: what happens when the last box is crossed off (printed after the boxes).
-            note: a short note printed after the boxes.
-            sub: a line under the label.
-            after: check boxes after the row (`check`).
-        """
-        key = slug(label)
-        count = max(count, 0)
-        marks = {int(n): "tick" for n in ticks if 0 < int(n) < count}
-        if half_after is not None and 0 < half_after < count:
-            marks[half_after] = "half"
-        return {
-            "kind": "track",
-            "label": label,
-            "value": None if value is None else str(value),
-            "value_field": self.field(key, "value", tip=label) if blank else None,
-            "boxes": [self.field(key, i + 1, tip=f"{label}, box {i + 1}") for i in range(count)],
-            "marks": {str(k): v for k, v in sorted(marks.items())},
-            "note": note,
-            "end": end,
-            "sub": sub,
-            "write_width": write_width,
-            "after": after or [],
-        }
-
-    def check(self, label: str, count: int = 1, key: str | None = None) -> dict[str, Any]:
-        """`count` check boxes with their label (`key` names the fields instead)."""
-        stem = key or label
-        # a key is the box in words where the label is short ("MF" after a mast: "Foremast fire")
-        said = stem[:1].upper() + stem[1:]
-        fields = (
-            [self.field(stem, tip=said)]
-            if count == 1
-            else [self.field(stem, i + 1, tip=f"{said}, box {i + 1}") for i in range(count)]
-        )
-        return {"label": label, "fields": fields}
-
-    def checks(self, *labels: str | tuple[str, int]) -> dict[str, Any]:
-        """A section of labelled check boxes; a (label, n) pair has n boxes."""
-        items = [self.check(*x) if isinstance(x, tuple) else self.check(x) for x in labels]
-        return {"kind": "checks", "entries": items}
-
-    def writeins(self, *labels: tuple[str, float]) -> dict[str, Any]:
-        """A section of labelled write-in boxes (label, width in mm)."""
-        return {
-            "kind": "writeins",
-            "entries": [
-                {"label": label, "field": self.field(label, tip=label), "width": width}
-                for label, width in labels
-            ],
-        }
-
-    def choice(self, label: str, options: Sequence[str], start: str | None) -> dict[str, Any]:
-        """A track of spaces, one box each; `start` (her starting space) is underlined."""
-        return {
-            "kind": "choice",
-            "label": label,
-            "options": [
-                {
-                    "label": option,
-                    "start": option == start,
-                    "field": self.field(label, option, tip=f"{label}: {option}"),
-                }
-                for option in options
-            ],
-        }
-
-    def table(self, head: Sequence[str], rows: Sequence[tuple[str, list[Any]]]) -> dict[str, Any]:
-        """A small table: `head` and (row label, cells) rows; a cell is a text, a check box
-        (`cell_checks`) or a write-in box (`cell_write`)."""
-        return {
-            "kind": "table",
-            "head": list(head),
-            "rows": [
-                {
-                    "label": label,
-                    "cells": [
-                        {"kind": "text", "text": c} if isinstance(c, str) else c for c in cells
-                    ],
-                }
-                for label, cells in rows
-            ],
-        }
-
-    def cell_checks(self, *parts: Any, count: int = 1) -> dict[str, Any]:
-        """A table cell of `count` check boxes."""
-        if count == 1:
-            return {"kind": "checks", "fields": [self.cell_field(parts)]}
-        return {"kind": "checks", "fields": [self.cell_field(parts, i + 1) for i in range(count)]}
-
-    def cell_write(self, *parts: Any, width: float = 12.0) -> dict[str, Any]:
-        """A table cell with a write-in box `width` mm wide."""
-        return {"kind": "write", "field": self.cell_field(parts), "width": width}
-
-    def full(self, *sections: dict[str, Any]) -> None:
-        self.card["rows"].append({"kind": "full", "sections": list(sections)})
-
-    def pair(self, left: list[dict[str, Any]], right: list[dict[str, Any]]) -> None:
-        self.card["rows"].append({"kind": "pair", "left": left, "right": right})
-
-    def turn_log(self, rows: int, cols: int) -> None:
-        """The turn log's fewest rows and its columns (a page's spare height adds rows)."""
-        self.card["log"] = (rows, cols)
-
-
-def tooltip(name: str | None, words: str) -> str:
-    """Return a field's tooltip: `words`, after her name on a log of a named ship (a page
-    holds several logs)."""
-    return f"{name}: {words}" if name else words
-
-
-def tracks(*rows: dict[str, Any], group: str = "") -> dict[str, Any]:
-    """A section of rows of boxes (`group`: a title, and the officers' wider labels)."""
-    return {"kind": "tracks", "rows": list(rows), "group": group}
-
-
 def ship_log(
     rules: Rules,
     ruleset: str,
@@ -398,25 +175,17 @@ def ship_log(
     ship: dict[str, Any] | None,
     side: dict[str, Any] | None,
     turns: int | None = None,
-) -> dict[str, Any]:
-    """Return the log of `ship` of `side` (both None: a blank log) as plain data: what it
-    holds is the ruleset generator's to say (`RulesetGenerator.ship_log`); its turn log
+) -> LogCard:
+    """Return the log of `ship` of `side` (both None: a blank log): what it holds is the
+    ruleset's to say (`RulesetContract.ship_log`); its turn log
     has a row for each of the game's `turns` (None: the rules set no length)."""
     log = Log(prefix, str(ship["name"]) if ship else None)
-    get_generator(ruleset).ship_log(log, rules, ship, side)
+    contract(ruleset).ship_log(log, rules, ship, side)
     rows, columns = layout_of(ruleset).turn_log
     if turns:
         rows = max(rows, math.ceil(turns / columns))
     log.turn_log(rows, columns)
     return log.card
-
-
-def sections(card: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Return every section of a log, row by row, left before right."""
-    found: list[dict[str, Any]] = []
-    for row in card["rows"]:
-        found += row.get("sections", []) + row.get("left", []) + row.get("right", [])
-    return found
 
 
 # ---------------------------------------------------------------- laying a log out
@@ -485,28 +254,28 @@ def _middle(size: float, height: float = BOX_MM) -> float:
     return (height - _lh(size)) / 2
 
 
-def _card_body(card: Mapping[str, Any], width: float, cols: Columns) -> tuple[Items, float]:
+def _card_body(card: LogCard, width: float, cols: Columns) -> tuple[Items, float]:
     """Lay out a log but its turn log, `width` mm wide; return its items and height."""
     out = Items()
     y, after_name = _name_row(out, card, width)
-    for line in card["lines"]:
+    for line in card.lines:
         y = out.text(line, "sans", 7.5, 0, y, width)
     # a blank log stands as a headed one does: her particulars, her ratings, then her
     # numbers in their band (written in; the page says how to work them out)
-    heads, figures = list(card["heads"]), list(card["figures"])
-    if heads and after_name is not None and not card["lines"]:
+    heads, figures = card.heads, card.figures
+    if heads and after_name is not None and not card.lines:
         # a wide log: her particulars follow her name on its line
         y = _writeins(out, heads, 0, width, 0.25, start=after_name) + 0.6
     elif heads:
         y = _writeins(out, heads, 0, width, y + BLOCK_MM * 0.6)
-    if card["facts"]:
-        y = _facts(out, card["facts"], width, y + BLOCK_MM * 0.6)
+    if card.facts:
+        y = _facts(out, card.facts, width, y + BLOCK_MM * 0.6)
     if figures:
         y = _figures(out, figures, width, y + BLOCK_MM * 0.6)
-    for row in card["rows"]:
+    for row in card.rows:
         y += BLOCK_MM
-        if row["kind"] == "full":
-            for section in row["sections"]:
+        if isinstance(row, Full):
+            for section in row.sections:
                 y = _section(out, section, 0, width, y, cols) + BLOCK_MM * 0.5
             y -= BLOCK_MM * 0.5
         else:
@@ -514,8 +283,8 @@ def _card_body(card: Mapping[str, Any], width: float, cols: Columns) -> tuple[It
             left_w = width - right - RIGHT_GAP_MM
             bottom = y
             for where, x0, w in (
-                (row["left"], 0.0, left_w),
-                (row["right"], left_w + RIGHT_GAP_MM, right),
+                (row.left, 0.0, left_w),
+                (row.right, left_w + RIGHT_GAP_MM, right),
             ):
                 at = y
                 for section in where:
@@ -525,11 +294,11 @@ def _card_body(card: Mapping[str, Any], width: float, cols: Columns) -> tuple[It
     return out, y
 
 
-def _name_row(out: Items, card: Mapping[str, Any], width: float) -> tuple[float, float | None]:
+def _name_row(out: Items, card: LogCard, width: float) -> tuple[float, float | None]:
     """Lay out her name (a write-in box on a blank log); return the mm under it and, on a
     blank log wide enough for her particulars to follow on the name's line, where they
     start."""
-    name = card["name"]
+    name = card.name
     if name is None:
         label = "Ship’s name"
         lw = _w(label, "sans", 7.5)
@@ -538,9 +307,9 @@ def _name_row(out: Items, card: Mapping[str, Any], width: float) -> tuple[float,
         follow = box - NAME_WRITE_MM >= HEADS_BESIDE_MM
         if follow:
             box = NAME_WRITE_MM
-        out.write_in(lw + 1.5, 0, box, 6.0, card["name_field"])
+        out.write_in(lw + 1.5, 0, box, 6.0, card.name_field)
         return 6.0 + 0.6, (lw + 1.5 + box + 3.0 if follow else None)
-    tags = " · ".join(card["tags"])
+    tags = " · ".join(card.tags)
     tags_w = min(_w(tags, "sans-bold", 7.5) + 0.2, width * 0.45) if tags else 0.0
     room = width - tags_w - (2.5 if tags else 0.0)
     fitted = fit(name, "serif", room, 2 * _lh(13), (13, 12, 11, 10, 9, 8), max_lines=2)
@@ -562,7 +331,7 @@ def _name_row(out: Items, card: Mapping[str, Any], width: float) -> tuple[float,
 
 def _writeins(
     out: Items,
-    entries: Sequence[Mapping[str, Any]],
+    entries: Sequence[Head | WriteIn],
     x0: float,
     width: float,
     y: float,
@@ -571,21 +340,21 @@ def _writeins(
     """Labelled write-in boxes, flowing left to right (the first line from `start`)."""
     x = x0 if start is None else start
     for entry in entries:
-        lw = _w(entry["label"], "sans", 7)
-        box = min(float(entry["width"]), width - lw - 1.0)
+        lw = _w(entry.label, "sans", 7)
+        box = min(float(entry.width), width - lw - 1.0)
         if x > x0 and x + lw + 1.0 + box > x0 + width + 0.01:
             x, y = x0, y + WRITE_MM + 1.0
-        out.text(entry["label"], "sans", 7, x, y + _middle(7, WRITE_MM), lw + 0.5, colour="faint")
-        out.write_in(x + lw + 1.0, y, box, WRITE_MM, entry["field"])
+        out.text(entry.label, "sans", 7, x, y + _middle(7, WRITE_MM), lw + 0.5, colour="faint")
+        out.write_in(x + lw + 1.0, y, box, WRITE_MM, entry.field)
         x += lw + 1.0 + box + 3.0
     return y + WRITE_MM
 
 
-def _facts(out: Items, facts: Sequence[Mapping[str, Any]], width: float, y: float) -> float:
-    if any(f["value"] is None for f in facts):
+def _facts(out: Items, facts: Sequence[Fact], width: float, y: float) -> float:
+    if any(f.value is None for f in facts):
         # a blank log: each label left of its write-in box, as her particulars stand, in
         # even columns (the boxes one above another) on as few lines as they fit
-        label_w = max(_w(f["label"], "sans", 7) for f in facts) + 1.0
+        label_w = max(_w(f.label, "sans", 7) for f in facts) + 1.0
         per_line = max(1, min(len(facts), int((width + 3.0) // (label_w + FACT_WRITE_MM + 3.0))))
         per_line = math.ceil(len(facts) / math.ceil(len(facts) / per_line))
         column = width / per_line
@@ -593,74 +362,75 @@ def _facts(out: Items, facts: Sequence[Mapping[str, Any]], width: float, y: floa
             line, place = divmod(index, per_line)
             x, top = place * column, y + line * (WRITE_MM + 1.0)
             out.text(
-                fact["label"], "sans", 7, x, top + _middle(7, WRITE_MM), label_w,
-                colour="faint", lines=[fact["label"]],
+                fact.label, "sans", 7, x, top + _middle(7, WRITE_MM), label_w,
+                colour="faint", lines=[fact.label],
             )  # fmt: skip
-            out.write_in(x + label_w, top, FACT_WRITE_MM, WRITE_MM, fact["field"])
+            out.write_in(x + label_w, top, FACT_WRITE_MM, WRITE_MM, fact.field)
         lines = math.ceil(len(facts) / per_line)
         return y + lines * (WRITE_MM + 1.0) - 1.0
     x, height = 0.0, _lh(9)
     for fact in facts:
-        lw, vw = _w(fact["label"], "sans", 7), _w(fact["value"], "sans-bold", 9)
+        assert fact.value is not None
+        lw, vw = _w(fact.label, "sans", 7), _w(fact.value, "sans-bold", 9)
         if x > 0 and x + lw + 1.0 + vw > width:
             x, y = 0.0, y + height
         # the label's baseline on the value's
         out.text(
-            fact["label"],
+            fact.label,
             "sans",
             7,
             x,
             y + (_lh(9) - _lh(7)) * 0.78,
             lw + 0.5,
             colour="faint",
-            lines=[fact["label"]],
+            lines=[fact.label],
         )
-        out.text(fact["value"], "sans-bold", 9, x + lw + 1.0, y, vw + 0.5, lines=[fact["value"]])
+        out.text(fact.value, "sans-bold", 9, x + lw + 1.0, y, vw + 0.5, lines=[fact.value])
         x += lw + 1.0 + vw + 3.5
     return y + height
 
 
-def _figures(out: Items, figures: Sequence[Mapping[str, Any]], width: float, y: float) -> float:
+def _figures(out: Items, figures: Sequence[Figure], width: float, y: float) -> float:
     """The numbers worked out from her ratings, in a band: label, number, how it is made."""
     pad = 1.0
-    label_w = max(_w(f["label"], "sans-bold", 7.5) for f in figures) + 2.0
+    label_w = max(_w(f.label, "sans-bold", 7.5) for f in figures) + 2.0
     top, start = y, len(out.items)
     y += 0.6
     inner = width - 2 * pad
-    if all(f["value"] is None for f in figures):
+    if all(f.value is None for f in figures):
         # a blank log: her numbers' write-in boxes flow along the band (the page says how
         # to work each out)
         x = pad
         for figure in figures:
-            lw = _w(figure["label"], "sans-bold", 7.5)
-            box = min(float(figure["width"]), inner - lw - 1.0)
+            lw = _w(figure.label, "sans-bold", 7.5)
+            box = min(float(figure.width), inner - lw - 1.0)
             if x > pad and x + lw + 1.0 + box > pad + inner + 0.01:
                 x, y = pad, y + WRITE_MM + 0.6
             out.text(
-                figure["label"], "sans-bold", 7.5, x, y + _middle(7.5, WRITE_MM), lw + 0.3,
-                lines=[figure["label"]],
+                figure.label, "sans-bold", 7.5, x, y + _middle(7.5, WRITE_MM), lw + 0.3,
+                lines=[figure.label],
             )  # fmt: skip
-            out.write_in(x + lw + 1.0, y, box, WRITE_MM, figure["field"])
+            out.write_in(x + lw + 1.0, y, box, WRITE_MM, figure.field)
             x += lw + 1.0 + box + 3.0
         y += WRITE_MM + 0.6
         out.items.insert(start, {"k": "band", "x": 0.0, "y": top, "w": width, "h": y - top})
         return y
     for figure in figures:
         x = pad
-        out.text(figure["label"], "sans-bold", 7.5, x, y + 0.35, label_w, lines=[figure["label"]])
+        out.text(figure.label, "sans-bold", 7.5, x, y + 0.35, label_w, lines=[figure.label])
         x += label_w
-        if figure["value"] is None:
-            box = float(figure["width"])
-            out.write_in(x, y, box, WRITE_MM, figure["field"])
+        if figure.value is None:
+            box = float(figure.width)
+            out.write_in(x, y, box, WRITE_MM, figure.field)
             row = WRITE_MM
             value_w = box
             first = (WRITE_MM - _lh(7)) / 2
         else:
-            value_w = min(_w(figure["value"], "sans-bold", 8), inner - label_w)
-            bottom = out.text(figure["value"], "sans-bold", 8, x, y, value_w + 0.3, colour="accent")
+            value_w = min(_w(figure.value, "sans-bold", 8), inner - label_w)
+            bottom = out.text(figure.value, "sans-bold", 8, x, y, value_w + 0.3, colour="accent")
             row = bottom - y
             first = (_lh(8) - _lh(7)) * 0.78
-        how = figure["how"]
+        how = figure.how
         if how:
             hx = x + value_w + 2.0
             room = pad + inner - hx
@@ -675,63 +445,58 @@ def _figures(out: Items, figures: Sequence[Mapping[str, Any]], width: float, y: 
 
 
 def _section(
-    out: Items, section: Mapping[str, Any], x0: float, width: float, y: float, cols: Columns
+    out: Items, section: Section, x0: float, width: float, y: float, cols: Columns
 ) -> float:
-    kind = section["kind"]
-    if kind == "tracks":
+    if isinstance(section, Tracks):
         return _tracks(out, section, x0, width, y, cols)
-    if kind == "checks":
-        return _checks(out, section["entries"], x0, width, y, cols.check)
-    if kind == "writeins":
-        return _writeins(out, section["entries"], x0, width, y)
-    if kind == "choice":
+    if isinstance(section, Checks):
+        return _checks(out, section.entries, x0, width, y, cols.check)
+    if isinstance(section, WriteIns):
+        return _writeins(out, section.entries, x0, width, y)
+    if isinstance(section, Choice):
         return _choice(out, section, x0, width, y, cols)
-    if kind == "table":
-        return _table(out, section, x0, width, y)
-    raise QuartermasterError(f"a ship's log has no section of kind '{kind}'")
+    return _table(out, section, x0, width, y)
 
 
-def track_label_width(track: Mapping[str, Any], size: float) -> float:
+def track_label_width(track: Track, size: float) -> float:
     """Return the width a row's label and value (or write-in box) need, in mm."""
-    need = _w(track["label"], "sans", size) + 1.0
-    if track["value"] is not None:
-        need += _w(track["value"], "sans-bold", 9) + 1.0
-    elif track["value_field"]:
-        need += float(track["write_width"]) + 1.0
+    need = _w(track.label, "sans", size) + 1.0
+    if track.value is not None:
+        need += _w(track.value, "sans-bold", 9) + 1.0
+    elif track.value_field:
+        need += float(track.write_width) + 1.0
     return need + 1.5
 
 
-def _tracks(
-    out: Items, section: Mapping[str, Any], x0: float, width: float, y: float, cols: Columns
-) -> float:
-    group = bool(section["group"])
+def _tracks(out: Items, section: Tracks, x0: float, width: float, y: float, cols: Columns) -> float:
+    group = bool(section.group)
     if group:
-        y = out.text(section["group"], "sans-bold", 7.5, x0, y, width) + 0.4
+        y = out.text(section.group, "sans-bold", 7.5, x0, y, width) + 0.4
     label_w = cols.group if group else cols.label
     # what the rows' last boxes bring stands in one column, after the longest row that
     # keeps to one line
-    ends = [row_width(t) for t in section["rows"] if t["note"] or t["end"]]
+    ends = [row_width(t) for t in section.rows if t.note or t.end]
     single = [w for w in ends if label_w + w <= width - 30.0]
     end_at = x0 + label_w + max(single) + 0.5 if len(single) > 1 else None
-    for track in section["rows"]:
+    for track in section.rows:
         y = _track(out, track, x0, width, y, label_w, 7.5 if group else 8.0, end_at)
     return y
 
 
-def row_width(track: Mapping[str, Any]) -> float:
+def row_width(track: Track) -> float:
     """Return the width of a row's boxes, marks and check boxes on one line, in mm."""
-    width = len(track["boxes"]) * PITCH_MM
-    for mark in track["marks"].values():
+    width = len(track.boxes) * PITCH_MM
+    for _, mark in track.marks:
         width += (HALF_MM if mark == "half" else TICK_MM) - BOX_GAP_MM
-    for item in track["after"]:
-        width += 1.0 + len(item["fields"]) * PITCH_MM + LABEL_GAP_MM + _w(item["label"], "sans", 7)
+    for item in track.after:
+        width += 1.0 + len(item.fields) * PITCH_MM + LABEL_GAP_MM + _w(item.label, "sans", 7)
         width += BOX_GAP_MM
     return width
 
 
 def _track(
     out: Items,
-    track: Mapping[str, Any],
+    track: Track,
     x0: float,
     width: float,
     y: float,
@@ -742,27 +507,27 @@ def _track(
     bx, right = x0 + label_w, x0 + width
     # the label, then its value (or write-in box) at the column's right
     room = label_w - 1.5
-    value_w = _w(track["value"], "sans-bold", 9) if track["value"] is not None else 0.0
-    if track["value"] is not None:
+    value_w = _w(track.value, "sans-bold", 9) if track.value is not None else 0.0
+    if track.value is not None:
         room -= value_w + 1.0
-    elif track["value_field"]:
-        room -= float(track["write_width"]) + 1.0
-    lines = wrap(track["label"], "sans", size, room)
-    bottom = out.text(track["label"], "sans", size, x0, y + _middle(size), room, lines=lines)
-    if track["value"] is not None:
+    elif track.value_field:
+        room -= float(track.write_width) + 1.0
+    lines = wrap(track.label, "sans", size, room)
+    bottom = out.text(track.label, "sans", size, x0, y + _middle(size), room, lines=lines)
+    if track.value is not None:
         out.text(
-            track["value"], "sans-bold", 9, bx - 1.5 - value_w - 0.2, y + _middle(9),
-            value_w + 0.2, align="right", lines=[track["value"]],
+            track.value, "sans-bold", 9, bx - 1.5 - value_w - 0.2, y + _middle(9),
+            value_w + 0.2, align="right", lines=[track.value],
         )  # fmt: skip
-    elif track["value_field"]:
-        width_in = float(track["write_width"])
-        out.write_in(bx - 1.5 - width_in, y, width_in, BOX_MM, track["value_field"])
-    if track["sub"]:
-        bottom = out.text(track["sub"], "sans", 7, x0, bottom, label_w - 1.5, colour="faint")
+    elif track.value_field:
+        width_in = float(track.write_width)
+        out.write_in(bx - 1.5 - width_in, y, width_in, BOX_MM, track.value_field)
+    if track.sub:
+        bottom = out.text(track.sub, "sans", 7, x0, bottom, label_w - 1.5, colour="faint")
     # the boxes, the marks between them, and the check boxes after them
-    marks = {int(k): v for k, v in track["marks"].items()}
+    marks = dict(track.marks)
     x, line = bx, y
-    for index, name in enumerate(track["boxes"]):
+    for index, name in enumerate(track.boxes):
         mark = marks.get(index)
         slot = (HALF_MM if mark == "half" else TICK_MM) - BOX_GAP_MM if mark else 0.0
         if x > bx and x + slot + BOX_MM > right + 0.01:
@@ -773,21 +538,21 @@ def _track(
             x += slot
         out.box(x, line, name)
         x += PITCH_MM
-    for item in track["after"]:
-        lw = _w(item["label"], "sans", 7)
-        need = len(item["fields"]) * PITCH_MM + LABEL_GAP_MM + lw
+    for item in track.after:
+        lw = _w(item.label, "sans", 7)
+        need = len(item.fields) * PITCH_MM + LABEL_GAP_MM + lw
         x += 1.0
         if x > bx and x + need > right + 0.01:
             x, line = bx, line + ROW_MM
-        for name in item["fields"]:
+        for name in item.fields:
             out.box(x, line, name)
             x += PITCH_MM
         x += LABEL_GAP_MM
-        out.text(item["label"], "sans", 7, x, line + _middle(7), lw + 0.3, lines=[item["label"]])
+        out.text(item.label, "sans", 7, x, line + _middle(7), lw + 0.3, lines=[item.label])
         x += lw + BOX_GAP_MM
     bottom = max(bottom, line + ROW_MM)
     # what the row means: its note and what its last box brings, beside the boxes or under
-    words = " · ".join(w for w in (track["note"], track["end"]) if w)
+    words = " · ".join(w for w in (track.note, track.end) if w)
     if words:
         start = x + 1.0 if x > bx else bx
         if end_at is not None and line == y:
@@ -808,7 +573,7 @@ def _track(
 
 def _checks(
     out: Items,
-    entries: Sequence[Mapping[str, Any]],
+    entries: Sequence[Check],
     x0: float,
     width: float,
     y: float,
@@ -817,8 +582,7 @@ def _checks(
     """Labelled check boxes: on one line if they fit, else in as many even columns as
     their labels leave room for."""
     needs = [
-        len(e["fields"]) * PITCH_MM + LABEL_GAP_MM + _w(e["label"], "sans", 7.5) + 2.0
-        for e in entries
+        len(e.fields) * PITCH_MM + LABEL_GAP_MM + _w(e.label, "sans", 7.5) + 2.0 for e in entries
     ]
     if sum(needs) <= width + 1e-6:  # one line, the spare width shared out between them
         columns = len(entries)
@@ -832,39 +596,37 @@ def _checks(
     for index, entry in enumerate(entries):
         row, column = divmod(index, columns)
         x, top = lefts[column], y + row * ROW_MM
-        for name in entry["fields"]:
+        for name in entry.fields:
             out.box(x, top, name)
             x += PITCH_MM
         x += LABEL_GAP_MM
         room = lefts[column] + cells[column] - x - 1.0
-        lines = wrap(entry["label"], "sans", 7.5, room)
+        lines = wrap(entry.label, "sans", 7.5, room)
         size = 7.5 if len(lines) == 1 else 7.0
-        lines = lines if size == 7.5 else wrap(entry["label"], "sans", 7.0, room)
+        lines = lines if size == 7.5 else wrap(entry.label, "sans", 7.0, room)
         top_text = (
             top + _middle(size) if len(lines) == 1 else top + (BOX_MM - len(lines) * _lh(size)) / 2
         )
-        out.text(entry["label"], "sans", size, x, top_text, room, lines=lines)
+        out.text(entry.label, "sans", size, x, top_text, room, lines=lines)
     return y + rows * ROW_MM - (ROW_MM - BOX_MM)
 
 
-def _choice(
-    out: Items, section: Mapping[str, Any], x0: float, width: float, y: float, cols: Columns
-) -> float:
+def _choice(out: Items, section: Choice, x0: float, width: float, y: float, cols: Columns) -> float:
     label_w = min(cols.label, width / 3)
-    out.text(section["label"], "sans", 8, x0, y + _middle(8), label_w - 1.5)
+    out.text(section.label, "sans", 8, x0, y + _middle(8), label_w - 1.5)
     x, line = x0 + label_w, y
-    for option in section["options"]:
-        font = "sans-bold" if option["start"] else "sans"
-        lw = _w(option["label"], font, 7.5)
+    for option in section.options:
+        font = "sans-bold" if option.start else "sans"
+        lw = _w(option.label, font, 7.5)
         if x > x0 + label_w and x + PITCH_MM + LABEL_GAP_MM + lw > x0 + width:
             x, line = x0 + label_w, line + ROW_MM
-        out.box(x, line, option["field"])
+        out.box(x, line, option.field)
         top = line + _middle(7.5)
         out.text(
-            option["label"], font, 7.5, x + PITCH_MM + LABEL_GAP_MM, top, lw + 0.3,
-            lines=[option["label"]],
+            option.label, font, 7.5, x + PITCH_MM + LABEL_GAP_MM, top, lw + 0.3,
+            lines=[option.label],
         )  # fmt: skip
-        if option["start"]:  # her starting space, underlined
+        if option.start:  # her starting space, underlined
             out.line(
                 x + PITCH_MM + LABEL_GAP_MM, top + _lh(7.5) * 0.86, lw, 0.0, colour="ink", pt=0.6
             )
@@ -872,31 +634,31 @@ def _choice(
     return line + BOX_MM
 
 
-def _cell_width(cell: Mapping[str, Any]) -> float:
-    if cell["kind"] == "text":
-        return _w(cell["text"], "sans", 8.5)
-    if cell["kind"] == "write":
-        return float(cell["width"])
-    return len(cell["fields"]) * PITCH_MM - BOX_GAP_MM
+def _cell_width(cell: Cell) -> float:
+    if isinstance(cell, TextCell):
+        return _w(cell.text, "sans", 8.5)
+    if isinstance(cell, WriteCell):
+        return float(cell.width)
+    return len(cell.fields) * PITCH_MM - BOX_GAP_MM
 
 
 TABLE_HEAD_MM, TABLE_ROW_MM, TABLE_PAD_MM = 4.6, 5.9, 2.4
 
 
-def _table(out: Items, section: Mapping[str, Any], x0: float, width: float, y: float) -> float:
-    head, rows = section["head"], section["rows"]
+def _table(out: Items, section: Table, x0: float, width: float, y: float) -> float:
+    head, rows = section.head, section.rows
     need = [
-        max([_w(head[0], "sans-bold", 7)] + [_w(r["label"], "sans-bold", 7.5) for r in rows])
+        max([_w(head[0], "sans-bold", 7)] + [_w(r.label, "sans-bold", 7.5) for r in rows])
         + TABLE_PAD_MM
     ]
     for i in range(1, len(head)):
         need.append(
-            max([_w(head[i], "sans-bold", 7)] + [_cell_width(r["cells"][i - 1]) for r in rows])
+            max([_w(head[i], "sans-bold", 7)] + [_cell_width(r.cells[i - 1]) for r in rows])
             + TABLE_PAD_MM
         )
     spare = width - sum(need)
     if spare < -0.01:
-        raise QuartermasterError(f"a ship's log table is {-spare:.1f} mm too wide: {head}")
+        raise QuartermasterError(f"a ship's log table is {-spare:.1f} mm too wide: {list(head)}")
     widths = [w + spare / len(need) for w in need]
     lefts = [x0 + sum(widths[:i]) for i in range(len(widths))]
     out.add("band", x=x0, y=y, w=width, h=TABLE_HEAD_MM, style="head")
@@ -917,33 +679,33 @@ def _table(out: Items, section: Mapping[str, Any], x0: float, width: float, y: f
     for row in rows:
         out.line(x0, top, width, 0.0)
         out.text(
-            row["label"],
+            row.label,
             "sans-bold",
             7.5,
             lefts[0] + 1.2,
             top + _middle(7.5, TABLE_ROW_MM),
             widths[0] - 1.2,
-            lines=[row["label"]],
+            lines=[row.label],
         )
-        for i, cell in enumerate(row["cells"], start=1):
+        for i, cell in enumerate(row.cells, start=1):
             centre = lefts[i] + widths[i] / 2
-            if cell["kind"] == "text":
+            if isinstance(cell, TextCell):
                 out.text(
-                    cell["text"],
+                    cell.text,
                     "sans",
                     8.5,
                     lefts[i],
                     top + _middle(8.5, TABLE_ROW_MM),
                     widths[i],
                     align="center",
-                    lines=[cell["text"]],
+                    lines=[cell.text],
                 )
-            elif cell["kind"] == "write":
-                w = float(cell["width"])
-                out.write_in(centre - w / 2, top + (TABLE_ROW_MM - 5.2) / 2, w, 5.2, cell["field"])
+            elif isinstance(cell, WriteCell):
+                w = float(cell.width)
+                out.write_in(centre - w / 2, top + (TABLE_ROW_MM - 5.2) / 2, w, 5.2, cell.field)
             else:
                 x = centre - _cell_width(cell) / 2
-                for name in cell["fields"]:
+                for name in cell.fields:
                     out.box(x, top + (TABLE_ROW_MM - BOX_MM) / 2, name)
                     x += PITCH_MM
         top += TABLE_ROW_MM
@@ -954,10 +716,10 @@ def _table(out: Items, section: Mapping[str, Any], x0: float, width: float, y: f
 
 
 def _turn_log(
-    out: Items, card: Mapping[str, Any], x0: float, width: float, y: float, rows: int, columns: int
+    out: Items, card: LogCard, x0: float, width: float, y: float, rows: int, columns: int
 ) -> float:
     """The turn log: a heading and `rows` rows of Turn and Notes in `columns` columns."""
-    prefix = card["prefix"]
+    prefix = card.prefix
     out.add("band", x=x0, y=y, w=width, h=LOG_HEAD_MM, style="head")
     column = width / columns
     for c in range(columns):
@@ -996,7 +758,7 @@ def _turn_log(
                 w=TURN_MM - 2 * inset,
                 h=LOG_ROW_MM - 2 * inset,
                 name=f"{prefix}_log_{number}_turn",
-                tip=tooltip(card["name"], f"Turn log, entry {number}: turn"),
+                tip=tooltip(card.name, f"Turn log, entry {number}: turn"),
             )
             out.add(
                 "field",
@@ -1005,7 +767,7 @@ def _turn_log(
                 w=column - TURN_MM - 2 * inset,
                 h=LOG_ROW_MM - 2 * inset,
                 name=f"{prefix}_log_{number}_notes",
-                tip=tooltip(card["name"], f"Turn log, entry {number}: notes"),
+                tip=tooltip(card.name, f"Turn log, entry {number}: notes"),
             )
     for c in range(columns):
         left = x0 + c * column
@@ -1023,7 +785,7 @@ def _turn_log(
 class _Laid:
     """A log laid out: its body's items and height, and its turn log's fewest rows."""
 
-    card: dict[str, Any]
+    card: LogCard
     body: Items
     height: float  # the body's
     rows: int
@@ -1042,7 +804,7 @@ def _place(
         {"k": "frame", "x": x, "y": y, "w": width, "h": height, "colour": "rule", "pt": BORDER_PT}
     ]
     # each box's and write-in's tooltip, kept by its name (`Log.field`)
-    tips = laid.card["tips"]
+    tips = laid.card.tips
     items += [
         {**item, "tip": tips[item["field"]]} if item["k"] in ("box", "write") else item
         for item in laid.body.shifted(x + PAD_MM, y + PAD_MM)
@@ -1160,7 +922,7 @@ def context(
             sides.append({"name": name, "navy": navy_title, "logs": logs})
     blank = data is None
     cols = columns(spec, sides, blank)
-    notes = get_generator(ruleset).ship_log_notes(rules)
+    notes = contract(ruleset).ship_log_notes(rules)
     house = house_tables_line(rules, data.get("house_tables", [])) if data else ""
     pages: list[dict[str, Any]] = []
     for side in sides:
@@ -1190,12 +952,12 @@ def context(
             )
             intro = [(about, "sans", 8.0, "ink")]
         intro += [(note, "sans", 7.5, "ink") for note in notes]
-        figures = side["logs"][0]["figures"] if blank and side["logs"] else []
+        figures = side["logs"][0].figures if blank and side["logs"] else ()
         if figures:
             intro.append(
                 (
                     "Work out her numbers from her ratings: "
-                    + "; ".join(f"{f['label']}: {f['how']}" for f in figures if f["how"])
+                    + "; ".join(f"{f.label}: {f.how}" for f in figures if f.how)
                     + ".",
                     "sans",
                     7.5,
@@ -1226,11 +988,11 @@ def columns(spec: LogLayout, sides: Sequence[Mapping[str, Any]], blank: bool) ->
     group = spec.group_label
     for side in sides:
         for card in side["logs"]:
-            for section in sections(card):
-                if section["kind"] != "tracks":
+            for section in card.sections():
+                if not isinstance(section, Tracks):
                     continue
-                for track in section["rows"]:
-                    if section["group"]:
+                for track in section.rows:
+                    if section.group:
                         group = max(group, min(track_label_width(track, 7.5), LABEL_CAP_MM))
                     else:
                         label = max(label, min(track_label_width(track, 8.0), LABEL_CAP_MM))
@@ -1258,7 +1020,7 @@ def _side_pages(
     laid = []
     for card in side["logs"]:
         body, height = _card_body(card, card_w - 2 * PAD_MM, cols)
-        rows, columns_ = card["log"]
+        rows, columns_ = card.turn_log
         laid.append(_Laid(card, body, height, rows, columns_))
     per_unit = 2 if spec.layout == "half" else 1
     units = [laid[i : i + per_unit] for i in range(0, len(laid), per_unit)]

@@ -1,0 +1,85 @@
+"""The checks every use makes of what it was given, before any work: each refusal one
+line naming the option as typed (``--navies``, ``--from``), the same from every front end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from generator.app.requests import Listener
+from generator.errors import InputError
+from generator.generate.base import get_generator
+from generator.generate.scenario import Order, balance_warning, fielded_navies
+from generator.loading import Rules
+from generator.output import check_target
+from generator.schema import TITLE_LENGTH
+from generator.suggest import unknown
+
+
+def words(text: str | None) -> tuple[str, ...]:
+    """Return the comma-separated words of `text` as typed (``british, French``), lower case."""
+    return tuple(p.strip().lower() for p in text.split(",")) if text else ()
+
+
+def _numbers(option: str, text: str | None) -> tuple[int, ...]:
+    if text is None:
+        return ()
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise InputError(f"{option} {text}: whole numbers, e.g. 3 or 3,4") from None
+
+
+def read_order(
+    ships: str | None, navies: str | None, year: int | None, balanced: bool = True
+) -> Order:
+    """Return the order typed as ``--ships 3,4 --navies british,french --year Y``."""
+    return Order(_numbers("--ships", ships), words(navies), year, balanced)
+
+
+def check_navies(
+    rules: Rules, ruleset: str, navies: Sequence[str], year: int | None, option: str
+) -> None:
+    """Refuse a navy the ruleset does not field, naming `option` as it was typed, with the
+    nearest navy it does field (`check_order` checks the rest of the order, and refuses a
+    navy too, in words that cannot name the option: the ones said here come first)."""
+    gen = get_generator(ruleset)
+    if gen.units != "ships" or not navies:
+        return
+    if year is not None:
+        low, high = gen.years(rules)
+        if not low <= year <= high:
+            return  # `check_order` refuses the year first
+    every = fielded_navies(rules, gen, None)
+    can = every if year is None else fielded_navies(rules, gen, year)
+    when = f" in {year}" if year is not None else ""
+    for navy in navies:
+        if navy in every and navy not in can:
+            raise InputError(f"{option} {navy}: {ruleset} fields {', '.join(can)}{when}")
+        if navy not in can:
+            listing = f"{ruleset} fields{when}"
+            raise InputError(f"{option}: {unknown('navy', navy, can, listing=listing)}")
+
+
+def check_title(title: str | None) -> None:
+    """Refuse a scenario title that is blank or longer than the schema takes."""
+    if title is not None and (not title.strip() or len(title) > TITLE_LENGTH):
+        raise InputError(f"--title: from 1 to {TITLE_LENGTH} characters")
+
+
+def check_output(
+    output: Path | None, force: bool, kind: str, inputs: Sequence[Path | None] = ()
+) -> None:
+    """Refuse, before anything is read or rolled, an ``-o`` file (``pdf`` or ``data``) the
+    use may not write; `inputs` are the files it reads, which it never replaces."""
+    if output is not None:
+        check_target(output, force=force, kind=kind, inputs=inputs)
+
+
+def say_uneven(scenario: dict[str, Any], listener: Listener) -> None:
+    """Warn that the sides could not be balanced (the briefing prints the same line)."""
+    uneven = balance_warning(scenario)
+    if uneven is not None:
+        listener.warn(uneven)

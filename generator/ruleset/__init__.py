@@ -1,0 +1,101 @@
+"""The ruleset contract: what the layers above the generators need of a ruleset's code.
+
+A ruleset's implementation (its generator, `generator.generate.base.RulesetGenerator`)
+fulfils `RulesetContract` and is registered here when `generator.generate` is imported
+(the package imports the module each spec names). Render, pdf and the application layer
+ask `contract(ruleset)` for it and so never import the generators themselves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from generator.errors import InputError
+from generator.rulesets import ruleset_ids
+
+if TYPE_CHECKING:
+    from generator.loading import Rules
+    from generator.ruleset.logcard import Log
+
+
+class RulesetContract(Protocol):
+    """A ruleset's implementation, as sheets, packets and the front ends use it."""
+
+    @property
+    def ruleset(self) -> str:
+        """The ruleset's id (``tactical``)."""
+
+    @property
+    def units(self) -> str:
+        """The key of a side's list of units: ``ships``, or ``characters`` for a duel."""
+
+    @property
+    def unit_word(self) -> str:
+        """One unit, in words (``ship``, ``duellist``)."""
+
+    @property
+    def strength_measure(self) -> str:
+        """How a side's strength is measured, in words for the roster and the briefing."""
+
+    @property
+    def house_tables(self) -> tuple[str, ...]:
+        """The tables marked ``house: true`` that the generator rolls on."""
+
+    @property
+    def dated(self) -> bool:
+        """Whether a scenario is set in a year (a duel's people are not dated)."""
+
+    def strength(self, side: dict[str, Any]) -> float:
+        """Return the side's strength by `strength_measure`."""
+
+    def years(self, rules: Rules) -> tuple[int, int]:
+        """Return the first and last year a scenario of this ruleset can be set in."""
+
+    def ship_log(
+        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
+    ) -> None:
+        """Fill `log` with what a ship's log of this ruleset holds (`ship` and `side` None:
+        a blank log); raise InputError if the ruleset prints no ship's logs."""
+
+    def ship_log_notes(self, rules: Rules) -> list[str]:
+        """Return the notes printed under a page of this ruleset's ship's logs."""
+
+    def roll_character(self, rules: Rules, seed: int) -> dict[str, Any]:
+        """Return one person rolled from `seed` (InputError: the units are not people)."""
+
+    def read_character(self, path: Path, rules: Rules) -> dict[str, Any]:
+        """Return an edited person read from `path` and checked."""
+
+
+_IMPLEMENTATIONS: dict[str, RulesetContract] = {}
+
+
+def register(implementation: RulesetContract) -> None:
+    """Make `implementation` the one `contract(implementation.ruleset)` returns."""
+    _IMPLEMENTATIONS[implementation.ruleset] = implementation
+
+
+def registered(ruleset: str) -> bool:
+    """Return whether an implementation of `ruleset` has been registered."""
+    return ruleset in _IMPLEMENTATIONS
+
+
+def contract(ruleset: str) -> RulesetContract:
+    """Return the implementation of `ruleset`.
+
+    Raises:
+        InputError: `ruleset` is no ruleset (the message names those there are).
+        RuntimeError: it is one, but `generator.generate` (which registers every ruleset's
+            implementation) has not been imported: a fault of the program, not the input.
+    """
+    known = ruleset_ids()
+    if ruleset not in known:
+        raise InputError(f"no generator for ruleset '{ruleset}' (known: {', '.join(known)})")
+    try:
+        return _IMPLEMENTATIONS[ruleset]
+    except KeyError:
+        raise RuntimeError(
+            f"no implementation of ruleset '{ruleset}' is registered: import "
+            "generator.generate first (importing it registers every ruleset's generator)"
+        ) from None
