@@ -19,8 +19,8 @@ from typing import Any
 import click
 
 from generator.input_words import assignments, input_words, starting, table_words, typed_word
+from generator.render.paper import PAPERS
 
-PAPERS = ("a4", "letter")
 SECTIONS = (
     "map",
     "counters",

@@ -17,6 +17,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from generator.loading import Axis, RuleItem, Rules, Ruleset, Table, thaw
+from generator.loading.model import HOUSE_MARK
 from generator.lookup import LookupResult, cell_text, describe_axis_values
 from generator.rulesets import default_ruleset
 
@@ -52,7 +53,7 @@ def _axis_json(axis: Axis) -> dict[str, Any]:
 
 
 def _table_summary(table: Table) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": table.id, "title": table.title, "kind": table.kind}
+    out: dict[str, Any] = {"id": table.id, "title": table.marked_title, "kind": table.kind}
     if table.kind == "table":
         out["axes"] = [_axis_json(a) for a in table.axes]
     elif table.kind == "modifiers":
@@ -140,10 +141,7 @@ def show_tables(ruleset: Ruleset) -> None:
             detail = f"modifiers: {', '.join(m.id for m in table.modifiers)}"
         else:
             detail = f"rules text, {len(table.items)} item(s)"
-        title = table.title + (
-            " [house]" if table.house and "house" not in table.title.casefold() else ""
-        )
-        grid.add_row(table.id, escape(title), escape(detail))
+        grid.add_row(table.id, escape(table.marked_title), escape(detail))
     _console().print(grid)
 
 
@@ -166,8 +164,7 @@ def _rule_lines(items: tuple[RuleItem, ...], ordered: bool, depth: int = 0) -> l
 def show_table(table: Table, console: Console | None = None) -> None:
     """Print one table whole, with its source and notes, fitted to the console's width."""
     console = console or _console()
-    marker = " (house table)" if table.house and "house" not in table.title.casefold() else ""
-    heading = f"{table.id}: {table.title}{marker}"
+    heading = f"{table.id}: {table.marked_title}"
     if table.kind == "table" and len(table.axes) == 2:
         _print_grid(console, table, heading)
     elif table.kind == "table":
@@ -290,11 +287,12 @@ def show_lookup(result: LookupResult) -> None:
         + (f" (row '{label}')" if str(result.inputs[name]) != label else "")
         for name, label in result.matched.items()
     )
-    console.print(f"[bold]{escape(result.table.title)}[/bold] ({result.table.id}): {escape(where)}")
+    title = escape(result.table.marked_title)
+    console.print(f"[bold]{title}[/bold] ({result.table.id}): {escape(where)}")
     console.print(f"  → [bold]{escape(result.text)}[/bold]")
     fields = {k: v for k, v in result.fields().items() if k not in ("printed",)}
     if fields:
         console.print("  " + escape("; ".join(f"{k}: {v}" for k, v in fields.items())))
     if result.table.house:
-        console.print("  (house table)", style="yellow")
+        console.print(f"  {HOUSE_MARK}", style="yellow")
     console.print(f"  Source: {escape(result.table.source.describe())}", style="dim")

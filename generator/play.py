@@ -236,7 +236,7 @@ class PlaySession:
             table_id = self._resolver_id(args[0])
             values = read_values(find_table(self.rules, table_id), args[1:])
             found = lookup(self.rules, table_id, values)
-            return f"{found.table.title}: {found.text}", found.to_json()
+            return f"{found.table.marked_title}: {found.text}", found.to_json()
         if head == "odds" and args and self._is_resolver(args[0]):
             return self._resolve(args[0], args[1:], seed, want_odds=True)
         if head == "odds" and "--vs" in args:

@@ -62,14 +62,18 @@ def packet_scenario(rules: Rules, ruleset: str) -> dict[str, Any]:
 
 
 def fullest_packet(rules: Rules, ruleset: str, paper: str) -> bytes:
-    """The game-night packet of `packet_scenario`, made once per test session."""
+    """The game-night packet of `packet_scenario`, made once per test session, given its
+    scenario as the application layer gives it (`told`: read from a file, as
+    ``quartermaster packet --from`` reads it)."""
+    from generator.app.printed import told
     from generator.pdf.packet import build_packet
     from tests.conftest import shared
 
-    return shared(
-        f"packet-{ruleset}-{paper}",
-        lambda: build_packet(rules, packet_scenario(rules, ruleset), paper=paper).write(),
-    )
+    def make() -> bytes:
+        scenario = told(rules, packet_scenario(rules, ruleset), rolled=False)
+        return build_packet(rules, scenario, paper=paper).write()
+
+    return shared(f"packet-{ruleset}-{paper}", make)
 
 
 def fullest(kind: str, ruleset: str, rules: Rules) -> dict[str, Any]:

@@ -56,7 +56,14 @@ results = [
     run("sheet", "quick-reference", "--ruleset", "skirmish", "-o", "out/qr.pdf"),
     run("packet", "skirmish", "--seed", "2", "-o", "out/packet.pdf"),
 ]
-json.dump(results, sys.stdout)
+# an edited file is checked against the schema its generator declares
+with open("out/scenario.json", encoding="utf-8") as stream:
+    edited = json.load(stream)
+edited["sides"][0]["ships"][0]["hull"] = 99
+with open("out/edited.json", "w", encoding="utf-8") as stream:
+    json.dump(edited, stream)
+refused = run("sheet", "roster", "--from", "out/edited.json", "-o", "out/edited.pdf")
+json.dump({"results": results, "refused": refused}, sys.stdout)
 """
 
 
@@ -88,11 +95,15 @@ def results(copy: Path) -> dict[str, dict[str, object]]:
         [sys.executable, "-c", SCRIPT], cwd=copy, env=env, capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stderr
-    return {" ".join(r["args"]): r for r in json.loads(proc.stdout)}
+    found = json.loads(proc.stdout)
+    return {
+        **{" ".join(r["args"]): r for r in found["results"]},
+        "refused": found["refused"],
+    }
 
 
 def test_every_command_knows_the_new_ruleset(results: dict[str, dict[str, object]]) -> None:
-    failed = {k: r["err"] for k, r in results.items() if r["code"] != 0}
+    failed = {k: r["err"] for k, r in results.items() if r["code"] != 0 and k != "refused"}
     assert not failed
 
     def out(command: str) -> object:
@@ -113,6 +124,14 @@ def test_every_command_knows_the_new_ruleset(results: dict[str, dict[str, object
     assert odds["outcomes"] == {"hit": "1/3", "miss": "1/3", "raking hit": "1/3"}  # type: ignore[index]
     fleet = out("fleet skirmish --seed 2 --json")
     assert fleet["ruleset"] == "skirmish" and fleet["ships"]  # type: ignore[index]
+
+
+def test_an_edited_file_is_checked_by_the_schema_its_generator_declares(
+    results: dict[str, dict[str, object]],
+) -> None:
+    refused = results["refused"]
+    assert refused["code"] == 2
+    assert "sides[0].ships[0].hull" in str(refused["err"]) and "99" in str(refused["err"])
 
 
 def test_its_sheets_and_packet_print(copy: Path, results: dict[str, dict[str, object]]) -> None:

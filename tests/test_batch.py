@@ -18,9 +18,17 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
+from generator.app.printed import batch_plan
 from generator.errors import InputError
+from generator.loading import load_rules
 from generator.pdf.batch import BatchInterrupted, BatchOptions, batch_seeds, run_batch
 from tests.conftest import CACHE, shared
+
+
+def batch_in(folder: Path, options: BatchOptions, **kwargs: Any) -> dict[str, Any]:
+    """Make a batch of `options` in `folder`, its scenarios rolled as the application
+    layer rolls them."""
+    return run_batch(folder, options, scenarios=lambda: batch_plan(load_rules(), options), **kwargs)
 
 
 def sha(path: Path) -> str:
@@ -47,7 +55,7 @@ def reference() -> tuple[Path, list[str]]:
     folder = CACHE / "duel-reference"
 
     def make() -> bytes:
-        manifest = run_batch(folder, REFERENCE, jobs=2)
+        manifest = batch_in(folder, REFERENCE, jobs=2)
         return json.dumps([p["sha256"] for p in manifest["packets"]]).encode()
 
     return folder, json.loads(shared("duel-reference", make))
@@ -113,10 +121,10 @@ def test_resume_keeps_whole_packets_and_remakes_the_rest(
     files[1].unlink()
     files[2].write_bytes(b"%PDF-1.7 truncated")
     with pytest.raises(InputError, match=r"already holds a batch .* add --resume"):
-        run_batch(folder, REFERENCE)
+        batch_in(folder, REFERENCE)
     with pytest.raises(InputError, match=r"made with other options \(count\)"):
-        run_batch(folder, BatchOptions(("duel",), 9, 5), resume=True)
-    resumed = run_batch(folder, REFERENCE, resume=True)
+        batch_in(folder, BatchOptions(("duel",), 9, 5), resume=True)
+    resumed = batch_in(folder, REFERENCE, resume=True)
     assert files[0].stat().st_mtime_ns == kept_mtime
     assert [p["sha256"] for p in resumed["packets"]] == shas
     assert all(sha(f) == p["sha256"] for f, p in zip(files, resumed["packets"], strict=True))
@@ -192,7 +200,7 @@ def test_jobs_never_start_more_workers_than_packets(
         return real(max_workers=max_workers, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(batch_module, "ProcessPoolExecutor", counting)
-    made = run_batch(tmp_path, BatchOptions(("duel",), 9, 2), jobs=100_000)
+    made = batch_in(tmp_path, BatchOptions(("duel",), 9, 2), jobs=100_000)
     assert started == [2]
     assert [p["sha256"] for p in made["packets"]] == reference[1][:2]  # a batch's first ones
 
@@ -229,7 +237,7 @@ def test_a_ctrl_c_as_a_packet_is_committed_says_what_the_manifest_lists(
     monkeypatch.setattr(batch_module, "_run", fake_run)
     monkeypatch.setattr(batch_module, "_write_manifest", write_then_press)
     with pytest.raises(BatchInterrupted, match=r"^interrupted: 2 of 4 packets are made") as caught:
-        run_batch(tmp_path, options)
+        batch_in(tmp_path, options)
     assert written == [0, 1, 2]  # the step in progress was finished, no other was begun
     listed = json.loads((tmp_path / "manifest.json").read_text())["packets"]
     assert len(listed) == 2 and str(caught.value).startswith(f"interrupted: {len(listed)} of")
@@ -270,6 +278,6 @@ def test_a_ctrl_c_between_packets_stops_the_workers_before_the_folder_is_cleaned
 
     monkeypatch.setattr(batch_module, "_run", fake_run)
     with pytest.raises(BatchInterrupted, match=r"^interrupted: 1 of 4 packets are made"):
-        run_batch(tmp_path, options, progress=press)
+        batch_in(tmp_path, options, progress=press)
     assert stopped == ["workers"]
     assert not list(tmp_path.glob(".*")), "nothing staged is left behind"

@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
+# the sheets ask the ruleset contract, which generate fills as the app's import of it does:
+# run alone, this file would find it empty
+import generator.generate  # noqa: F401
 from generator import diskcache
 from generator.loading import Rules
-from generator.render import cache, sheets
+from generator.render import cache, draw, sheets
 
 
 def _render(rules: Rules, use_cache: bool = True) -> bytes:
@@ -111,3 +114,37 @@ def test_the_validated_rules_are_kept_and_a_changed_file_misses(
     flob.write_text(flob.read_text(encoding="utf-8").replace("Broadsides", "Broadside Table"))
     _builtin.cache_clear()
     assert load_rules(directory=data) == first
+
+
+def test_a_drawn_sheet_misses_when_a_module_it_draws_with_changes(
+    rules: Rules, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key follows the helper modules a kind imports, not its own module alone."""
+    _render(rules)
+    assert "generator.render.pagenumbers" in draw.drawing_modules("generator.render.kinds.ship_log")
+    source = draw.module_source
+
+    def edited(name: str) -> bytes:
+        return source(name) + (b"\n# edited\n" if name == "generator.render.pagenumbers" else b"")
+
+    monkeypatch.setattr(draw, "module_source", edited)
+    sheets._STATIC_PDFS.clear()
+    _render(rules)
+    assert len(list(folder.glob("*.pdf"))) == 2
+
+
+def test_the_key_follows_a_kind_package_s_modules_and_their_imports(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    kind = "generator.render.kinds.map"
+    used = draw.drawing_modules(kind)
+    # the package's painting and its layout, found through the modules that import them
+    assert {f"{kind}.paint", f"{kind}.pages", f"{kind}.geometry", f"{kind}.shapes"} <= set(used)
+    assert "generator.render.cells" in used  # imported by a helper, not by the kind
+    assert not any(name.startswith("generator.loading") for name in used)
+    before = draw.source_fingerprint(kind)
+    source = draw.module_source
+    monkeypatch.setattr(
+        draw, "module_source", lambda name: source(name) + b"#" * (name == f"{kind}.shapes")
+    )
+    assert draw.source_fingerprint(kind) != before

@@ -150,6 +150,7 @@ BAD = [
     ("{name: Somewhere, sea: channel}", "Somewhere", "a place is {name: ...", "- Somewhere"),
     ("sea: channel}\n", "sea: moon}\n", "unknown sea 'moon'", "moon"),
     ("    ships:", "    flags: [red]\n    ships:", "unknown key 'flags'", "flags"),
+    ("    ships:", "    people: tset\n    ships:", "unknown people list 'tset'", "tset"),
 ]
 
 
@@ -194,6 +195,7 @@ WARS = GOOD.replace(
     "    title: Rival\n"
     "    years: [1750, 1800]\n"
     "    seas: [channel]\n"
+    "    people: test\n"
     "    ships: [M, N, O, P, Q, R, S, T, U, V, W, X]\n"
     "people:\n",
 ) + (
@@ -207,6 +209,20 @@ WARS = GOOD.replace(
 
 def test_a_good_wars_list_has_no_problems(tmp_path: Path) -> None:
     assert _problems(tmp_path, WARS) == []
+
+
+def test_a_navy_is_named_from_a_people_list(tmp_path: Path, names: NameLists) -> None:
+    """A navy's officers and crews are named from the people list of its id, or the one
+    its ``people`` names; a navy with neither is refused when the lists load."""
+    assert names.people_of("french") == "french"
+    assert names.people_of("venetian") == "italian"
+    assert names.people_of("pirate") == "british"
+    text = WARS.replace("    people: test\n", "", 1)
+    problems = _problems(tmp_path, text)
+    assert [p.split("/")[-1] for p in problems] == [
+        f"{_at(text, '  rival:')} 'rival' has no people list of its own: say which crews it "
+        "('people: ...', one of test)"
+    ]
 
 
 SIDES = "sides: [[test], [rival]]"

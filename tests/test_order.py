@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
+from generator.app.printed import batch_plan
 from generator.errors import InputError
 from generator.generate.base import get_generator
 from generator.generate.scenario import (
     Order,
+    check_order,
     dump,
     read_force,
     read_scenario,
@@ -20,7 +22,7 @@ from generator.generate.scenario import (
     scenario_from_sides,
 )
 from generator.loading import Rules
-from generator.pdf.batch import BatchOptions, batch_plan
+from generator.pdf.batch import BatchOptions
 from generator.rulesets import ruleset_ids
 
 SHIP_RULESETS = [r for r in ruleset_ids() if r != "duel"]
@@ -101,7 +103,7 @@ def test_the_flob_year_is_the_one_asked(rules: Rules) -> None:
     [
         (
             Order(navies=("prussian",)),
-            "--navies prussian: tactical fields american, british, danish",
+            "--navies: unknown navy 'prussian': did you mean 'russian'? (tactical fields: ",
         ),
         (Order(ships=(0,)), "--ships 0: from 1 to 16 a side"),
         (Order(ships=(3, 4, 5)), "--ships 3,4,5: one number, or two for uneven sides"),
@@ -123,6 +125,20 @@ def test_a_navy_that_did_not_sail_that_year_is_refused(rules: Rules) -> None:
         roll_scenario(rules, "flob", 1, Order(navies=("american",), year=1760))
     with pytest.raises(InputError, match="a duel side is one duellist; --ships does not apply"):
         roll_scenario(rules, "duel", 1, Order(ships=(2,)))
+
+
+def test_a_navy_is_checked_in_one_place_naming_the_option_as_typed(rules: Rules) -> None:
+    """`check_order` refuses a navy before the rest of the order, in the words of the
+    option it was typed as (`--navy` for one fleet), with the nearest the ruleset fields;
+    a year the ruleset is not played in is said first."""
+    with pytest.raises(InputError, match=r"^--navy: unknown navy 'frnch': did you mean 'french'"):
+        check_order(rules, "flob", Order(ships=(99,), navies=("frnch",)), "--navy")
+    with pytest.raises(InputError, match=r"^--navy american: flob fields british, .* in 1760$"):
+        check_order(rules, "flob", Order(navies=("american",), year=1760), "--navy")
+    with pytest.raises(InputError, match=r"^--year 1060: flob is played from"):
+        check_order(rules, "flob", Order(navies=("frnch",), year=1060))
+    with pytest.raises(InputError, match=r"^--navies: unknown navy 'frnch'.* \(duel fields: "):
+        check_order(rules, "duel", Order(navies=("frnch",)))
 
 
 @pytest.mark.parametrize("ruleset", list(ruleset_ids()))
@@ -327,9 +343,9 @@ def test_sides_that_cannot_be_balanced_are_said_so(
     rules: Rules, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`scenario flob --seed 4 --ships 2,6` ended 60 v 98 with nothing said."""
-    from generator.generate.scenario import balance_warning
     from generator.render.kinds.briefing import context
     from generator.render.sheets import render_sheet
+    from generator.ruleset.scenario import balance_warning
     from tests.conftest import run
     from tests.pdfs import flat, read
 

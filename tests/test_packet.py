@@ -18,7 +18,8 @@ from generator.generate.base import get_generator
 from generator.generate.scenario import dump, roll_scenario
 from generator.loading import Rules
 from generator.pdf.packet import BLANK, Part, Sheet, build_packet, impose, printing_notes
-from generator.render.sheets import PAPERS, sheet_kinds
+from generator.render.paper import PAPERS
+from generator.render.sheets import sheet_kinds
 from generator.rulesets import ruleset_ids
 from tests.fullest import fullest_packet, packet_scenario
 from tests.pdfs import PAGE_SIZES, outline, read, widgets

@@ -15,9 +15,10 @@ import pytest
 
 from generator.generate.scenario import roll_scenario
 from generator.loading import Rules
-from generator.render.house import house_tables_line
 from generator.render.kinds.map import map_house_tables
-from generator.render.sheets import PAPERS, render_sheet, sheet_kinds
+from generator.render.paper import PAPERS
+from generator.render.sheets import render_sheet, sheet_kinds
+from generator.render.words import house_tables_line
 from generator.rulesets import ruleset_ids
 from tests.fullest import fullest, fullest_packet, variants
 from tests.layouts import in_columns, layout_problems_of

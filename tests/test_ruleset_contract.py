@@ -18,7 +18,7 @@ from generator import ruleset as contract_module
 from generator.errors import InputError
 from generator.generate.base import RulesetGenerator, get_generator
 from generator.loading import Rules
-from generator.ruleset import RulesetContract, contract
+from generator.ruleset import Officer, RulesetContract, contract
 from generator.ruleset.logcard import (
     Check,
     CheckCell,
@@ -44,6 +44,7 @@ MEMBERS = (
     "ruleset",
     "units",
     "unit_word",
+    "people",
     "strength_measure",
     "house_tables",
     "dated",
@@ -51,6 +52,7 @@ MEMBERS = (
     "years",
     "ship_log",
     "ship_log_notes",
+    "officers",
     "roll_character",
     "read_character",
 )
@@ -224,5 +226,41 @@ def test_the_generators_do_not_import_render() -> None:
 
 def test_the_drawn_sheets_ask_the_contract_not_the_generators() -> None:
     kinds = PACKAGE / "render" / "kinds"
-    paths = [kinds / f"{name}.py" for name in ("ship_log", "roster", "counters", "map")]
+    names = ("ship_log", "roster", "counters", "map")
+    # a kind is a module, or a package of them
+    found = {
+        name: [*kinds.glob(f"{name}.py"), *sorted((kinds / name).rglob("*.py"))] for name in names
+    }
+    assert all(found.values()), found
+    paths = [path for name in names for path in found[name]]
     assert _importing(paths, ("generator.generate",)) == {}
+
+
+def test_no_render_module_imports_the_generators() -> None:
+    """Render draws what it is given: what only a generator works out comes as data (the
+    application layer's `told`), a ruleset's code through the contract."""
+    assert _importing(sorted((PACKAGE / "render").rglob("*.py")), ("generator.generate",)) == {}
+
+
+def test_a_batch_is_laid_out_from_scenarios_the_application_layer_rolled() -> None:
+    assert _importing([PACKAGE / "pdf" / "batch.py"], ("generator.generate",)) == {}
+
+
+def test_the_units_are_people_only_in_a_duel() -> None:
+    assert [r for r in ruleset_ids() if contract(r).people] == ["duel"]
+
+
+def test_a_ships_officers_are_said_by_the_ruleset(rules: Rules) -> None:
+    """The packet's officers section takes the people aboard a unit from the contract."""
+    ship = {
+        "name": "Swallow",
+        "officers": [
+            {"role": "Captain", "name": "Ann Bonny"},
+            {"name": "Jack Rackham"},
+        ],
+    }
+    assert contract("high-seas").officers(ship) == [
+        Officer(ship["officers"][0], "Captain Ann Bonny"),
+        Officer(ship["officers"][1], "Officer Jack Rackham"),
+    ]
+    assert contract("tactical").officers(ship) == []

@@ -11,11 +11,14 @@ import pytest
 from generator.generate.base import get_generator
 from generator.generate.scenario import roll_scenario
 from generator.loading import Rules
-from generator.render.house import house_tables_line
 from generator.render.kinds import briefing, roster
 from generator.render.kinds import map as maps
+from generator.render.kinds.map import shapes as map_shapes
+from generator.render.kinds.map import styles as map_styles
+from generator.render.paper import get_paper
 from generator.render.sheets import render_sheet, sheet_html
-from generator.render.words import wind_words
+from generator.render.words import house_tables_line, wind_words
+from generator.ruleset.scenario import ROLLS_AGAIN
 from generator.rulesets import ruleset_ids, serving
 from tests.fullest import fullest_scenario
 from tests.pdfs import MM, flat, page_text, read, runs
@@ -47,16 +50,17 @@ def test_briefing_names_every_side_and_unit_and_shows_the_map(rules: Rules, rule
     assert view is not None
     assert float(view["w"]) <= briefing.OVERVIEW_W + 0.01
     assert float(view["h"]) <= briefing.OVERVIEW_H["a4"] + 0.01
-    assert not [e for e in view["elements"] if e["t"] == "text"], "no words shrunk below 7 pt"
+    # no words shrunk below 7 pt: shapes only, merged into paths
+    assert all(isinstance(e, map_shapes.Path) for e in view["elements"])
     # the overview paints the map sheet's own shapes: its grid lines, its patterns
     html = sheet_html("briefing", rules, data=scenario)
     lines = {"grid": "gridline", "hex": "hexline", "table": "planline"}[scenario["map"]["kind"]]
-    assert lines in {e["style"] for e in view["elements"]}
-    assert f'stroke="{maps.STYLES["colour"][lines]["stroke"]}"' in html
-    for name in {e["style"] for e in view["elements"]} & {"land", "fog", "shallows"}:
+    assert lines in {e.style for e in view["elements"]}
+    assert f'stroke="{map_styles.STYLES["colour"][lines]["stroke"]}"' in html
+    for name in {e.style for e in view["elements"]} & {"land", "fog", "shallows"}:
         assert f'<pattern id="o{name}"' in html and f'fill="url(#o{name})"' in html
     # a dotted pattern (a start zone) is dotted in the overview too, as on the map sheet
-    for style in {e["style"] for e in view["elements"]}:
+    for style in {e.style for e in view["elements"]}:
         spec = view["patterns"]["colour"].get(style) or {}
         if spec.get("dots"):
             assert f'stroke-dasharray="0 {spec["dots"]}"' in html, style
@@ -71,7 +75,7 @@ def test_briefing_names_every_side_and_unit_and_shows_the_map(rules: Rules, rule
         return
     pages = maps.context(rules, scenario, "a4", ruleset)["pages"]
     assert f"Printed on {len(pages)} page" in text
-    assert [t["label"] for t in view["tiles"]] == [p["label"] for p in pages]
+    assert [t["label"] for t in view["tiles"]] == [p.label for p in pages]
     # the page names are set at 7.5 pt on paper, whatever the map's scale
     scale = float(view["w"]) / float(view["view"].split()[2])
     assert float(view["font"]) * scale == pytest.approx(briefing.LABEL_MM, rel=1e-3)
@@ -121,7 +125,7 @@ def test_a_cover_with_a_map_stays_on_one_page(rules: Rules, ruleset: str, paper:
         else:
             assert len(reader.pages) == 2, scenario["seed"]
             # the page's width, or the height a page of its own allows
-            width = briefing.PRINTABLE_MM[paper][0]
+            width = get_paper(paper).printable_mm[0]
             assert float(view["h"]) == pytest.approx(
                 min(briefing.OVERVIEW_PAGE_H[paper], width * view["h"] / view["w"]), abs=0.01
             )
@@ -219,3 +223,19 @@ def test_a_card_for_each_duellist(rules: Rules) -> None:
     assert "No style" in text and "Ships:" not in text  # the fighting style table's words
     assert "Venue A sandbar at low tide." in text
     assert "Weather Overcast with a fresh breeze." in text and "Wind" not in text
+
+
+def test_the_seed_is_said_to_roll_again_only_as_the_application_found(rules: Rules) -> None:
+    """Whether a seed rolls its scenario again takes a generator to find out: the
+    application layer finds it and tells the sheet (`ROLLS_AGAIN`); untold, the cover
+    gives the seed alone."""
+    scenario = roll_scenario(rules, "duel", 23)
+    said = {
+        again: flat(read(render_sheet("briefing", rules, data={**scenario, ROLLS_AGAIN: again})))
+        for again in (True, False)
+    }
+    assert f"{scenario['seed']} (the same seed rolls the same scenario)" in said[True]
+    assert f"{scenario['seed']} (changed since it was rolled: the seed alone" in said[False]
+    untold = flat(read(render_sheet("briefing", rules, data=scenario)))
+    assert f"Seed {scenario['seed']} " in untold
+    assert "the same seed" not in untold and "changed since" not in untold

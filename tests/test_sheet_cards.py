@@ -13,9 +13,11 @@ from pypdf import PdfReader
 
 from generator.errors import InputError
 from generator.loading import Rules
+from generator.render import draw
 from generator.render.draw import Drawing
 from generator.render.kinds import cards
 from generator.render.sheets import render_sheet
+from generator.render.words import game_name
 from tests.pdfs import MM, PAGE_SIZES, colours, page_text, read, runs, thin_rects
 
 PAGES = {"tactical": 8, "flob": 2}
@@ -148,7 +150,7 @@ def test_page_labels_keep_clear_of_the_marks(rules: Rules, paper: str) -> None:
             )
             assert apart, mark
         assert min(x0, y0) >= cards.PRINTER_EDGE_MM - 1e-6
-    longest = max((cards._short_title(r.title) for r in rules.rulesets.values()), key=len)
+    longest = max((game_name(r) for r in rules.rulesets.values()), key=len)
     context = cards.context(rules, None, paper, "tactical")
     context["game"] = longest
     drawing = Drawing(paper, title="Card deck", subject="test", mono=False)
@@ -403,3 +405,16 @@ def test_page_label_is_the_one_numbering_style() -> None:
         page_label(9, 8)
     with pytest.raises(ValueError, match=r"page 0 of 2"):
         page_label(0, 2)
+
+
+def test_the_cache_key_follows_the_card_painting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The blank deck's cached PDF is keyed by the code that draws it: the faces and backs
+    as much as the package's own module."""
+    kind = "generator.render.kinds.cards"
+    assert f"{kind}.faces" in draw.drawing_modules(kind)
+    before = draw.source_fingerprint(kind)
+    source = draw.module_source
+    monkeypatch.setattr(
+        draw, "module_source", lambda name: source(name) + b"#" * (name == f"{kind}.faces")
+    )
+    assert draw.source_fingerprint(kind) != before

@@ -17,9 +17,12 @@ from generator.generate.scenario import roll_scenario
 from generator.loading import Rules, load_rules
 from generator.render import cells
 from generator.render.draw import text_width_mm
-from generator.render.house import house_tables_line
 from generator.render.kinds import counters
+from generator.render.kinds.counters import face as counter_face
+from generator.render.kinds.counters import sheet as counter_sheet
+from generator.render.kinds.counters import spec as counter_spec
 from generator.render.sheets import render_sheet
+from generator.render.words import house_tables_line
 from generator.rulesets import SpecError, _read_spec
 from tests.fullest import LONG_NAME, fullest
 from tests.pdfs import (
@@ -78,16 +81,16 @@ def in_mm(page: PageObject) -> list[tuple[str, float, float, float]]:
 
 def test_every_counters_spec_reads_and_says_why() -> None:
     for ruleset in RULESETS:
-        spec = counters.counter_spec(ruleset)
+        spec = counter_spec.counter_spec(ruleset)
         assert len(spec.corners) == 4 and all(c.label for c in spec.corners)
         assert spec.reverse is not None and spec.wind is not None and spec.markers
-    assert counters.counter_spec("convoy").tracks[0].spaces_from == (
+    assert counter_spec.counter_spec("convoy").tracks[0].spaces_from == (
         "scenario",
         "clock_loop_spaces",
     )
-    assert [t.label for t in counters.counter_spec("impulse").tracks] == ["Turn", "Impulse"]
-    assert counters.counter_spec("tactical").tracks == ()  # the rules count no turns
-    assert [m.label for m in counters.counter_spec("convoy").markers] == [
+    assert [t.label for t in counter_spec.counter_spec("impulse").tracks] == ["Turn", "Impulse"]
+    assert counter_spec.counter_spec("tactical").tracks == ()  # the rules count no turns
+    assert [m.label for m in counter_spec.counter_spec("convoy").markers] == [
         "Aground",
         "Captured",
         "Burning",
@@ -128,11 +131,11 @@ def test_a_broken_counters_section_is_named_with_its_line(
     path.write_text(SPEC.format(extra=extra), encoding="utf-8")
     spec = _read_spec(path)
     with pytest.raises(SpecError, match=message):
-        counters.read_counter_spec(spec.sheets["counters"], spec)
+        counter_spec.read_counter_spec(spec.sheets["counters"], spec)
 
 
 def test_counters_are_80_to_85_percent_of_their_cell() -> None:
-    square, hexagon = counters.shape_for("tactical"), counters.shape_for("convoy")
+    square, hexagon = counter_face.shape_for("tactical"), counter_face.shape_for("convoy")
     assert 0.80 <= square.size / cells.SQUARE_MM <= 0.85
     assert 0.80 <= hexagon.size / cells.HEX_MM <= 0.85
     assert square.hexagon is False and hexagon.hexagon is True
@@ -144,37 +147,39 @@ def test_counters_are_80_to_85_percent_of_their_cell() -> None:
 
 def test_names_fit_their_counters_whole() -> None:
     for ruleset in ("impulse", "convoy"):
-        shape = counters.shape_for(ruleset)
+        shape = counter_face.shape_for(ruleset)
         zone = shape.rows()["zone"]
         for name in (LONG_NAME, ESCAPED, "Witte Olifant", "Kronprinsessan Lovisa Ulrika"):
-            stack = counters.fit_stack(name, None, shape, zone)
+            stack = counter_face.fit_stack(name, None, shape, zone)
             assert stack is not None, name
             lines = [text for text, *_ in stack.lines]
             assert " ".join(lines) == name  # nothing lost, words kept whole
             for text, font, size, baseline in stack.lines:
                 assert size >= 7.0
-                cap = size * counters.CAP * counters.PT_MM
+                cap = size * counter_face.CAP * counter_face.PT_MM
                 assert zone[0] <= baseline - cap and baseline <= zone[1]
                 assert text_width_mm(text, font, size) <= shape.span(baseline - cap, baseline)
 
 
 def test_fit_stack_shrinks_then_wraps_then_splits() -> None:
-    shape = counters.shape_for("tactical")
+    shape = counter_face.shape_for("tactical")
     zone = shape.rows()["zone"]
-    short = counters.fit_stack("Brutus", None, shape, zone)
+    short = counter_face.fit_stack("Brutus", None, shape, zone)
     assert short is not None and short.name_size == 10 and len(short.lines) == 1
-    wrapped = counters.fit_stack(LONG_NAME, None, shape, zone)
+    wrapped = counter_face.fit_stack(LONG_NAME, None, shape, zone)
     assert wrapped is not None and wrapped.name_size == 7 and len(wrapped.lines) == 3
-    split = counters.fit_stack("Oranjeboomoranjeboomoranjeboom", None, shape, zone)
+    split = counter_face.fit_stack("Oranjeboomoranjeboomoranjeboom", None, shape, zone)
     assert (
         split is not None
         and "".join(t for t, *_ in split.lines) == "Oranjeboomoranjeboomoranjeboom"
     )
-    assert counters.fit_stack("x " * 200, None, shape, zone) is None
+    assert counter_face.fit_stack("x " * 200, None, shape, zone) is None
     # a class line under the name: on one line, or two where it must
-    both = counters.fit_stack("Brutus", "Heavy frigate (44)", shape, zone)
+    both = counter_face.fit_stack("Brutus", "Heavy frigate (44)", shape, zone)
     assert both is not None and [t for t, *_ in both.lines] == ["Brutus", "Heavy frigate", "(44)"]
-    assert counters.fit_stack(LONG_NAME, "3rd Class", shape, zone, counters.WITH_CLASS) is None
+    assert (
+        counter_face.fit_stack(LONG_NAME, "3rd Class", shape, zone, counter_face.WITH_CLASS) is None
+    )
 
 
 def test_too_long_a_name_is_refused(rules: Rules) -> None:
@@ -203,24 +208,26 @@ def test_the_class_line_stands_on_every_face_or_on_none(rules: Rules) -> None:
 
 
 def test_rows_and_pages() -> None:
-    square, hexagon = counters.shape_for("tactical"), counters.shape_for("convoy")
+    square, hexagon = counter_face.shape_for("tactical"), counter_face.shape_for("convoy")
     for paper in ("a4", "letter"):
-        assert counters.per_row(square.width, paper) == 8
-        assert counters.per_row(hexagon.width, paper) == 6
-        assert counters.per_row(counters.MARKER_MM, paper) == (10 if paper == "a4" else 11)
+        assert counter_sheet.per_row(square.width, paper) == 8
+        assert counter_sheet.per_row(hexagon.width, paper) == 6
+        assert counter_sheet.per_row(counter_sheet.MARKER_MM, paper) == (
+            10 if paper == "a4" else 11
+        )
     pair = 2 * square.height
     sides = [
-        counters.Section("ships", "A", list(range(n)), 8, square.width, pair) for n in (60, 60)
+        counter_sheet.Section("ships", "A", list(range(n)), 8, square.width, pair) for n in (60, 60)
     ]
-    pages = counters.paginate(sides, 250.0)
+    pages = counter_sheet.paginate(sides, 250.0)
     shown = sorted(
         (s, i) for page in pages for s, a, b in page for i in range(a * 8, min(b * 8, 60))
     )
     assert shown == [(s, i) for s in (0, 1) for i in range(60)]
     assert all(len(page) <= 2 for page in pages)
     # a track stays whole when the next page holds it
-    track = counters.Section("track", "T", list(range(36)), 12, 15.0, 15.0)
-    pages = counters.paginate([sides[0], track], 250.0)
+    track = counter_sheet.Section("track", "T", list(range(36)), 12, 15.0, 15.0)
+    pages = counter_sheet.paginate([sides[0], track], 250.0)
     assert [part for page in pages for part in page if part[0] == 1] == [(1, 0, 3)]
     assert (1, 0, 3) in pages[-1]
 
@@ -237,12 +244,14 @@ def test_many_ships_take_several_sheets(rules: Rules) -> None:
     assert "(continued)" in content and f"Page {made['sheets']} of {made['sheets']}" in content
     assert all(f"Ship {i}" in content for i in range(1, 81))
     # a side is split between pages at the end of a row only, and its blocks go on in order
-    blocks = [b for page in made["pages"] for b in page["blocks"] if b["kind"] == "ships"]
-    first = [b for b in blocks if b["side"] == 0]
-    assert len(first) >= 2 and all(len(b["items"]) % 8 == 0 for b in first[:-1])
-    shown = [item["name"] for b in first for item in b["items"]]
+    blocks = [
+        b for page in made["pages"] for b in page.blocks if isinstance(b, counter_sheet.ShipBlock)
+    ]
+    first = [b for b in blocks if b.side == 0]
+    assert len(first) >= 2 and all(len(b.items) % 8 == 0 for b in first[:-1])
+    shown = [item.piece.name for b in first for item in b.items]
     assert shown == [f"Ship {i}" for i in range(1, 81)]
-    assert [b["continued"] for b in first] == [False] + [True] * (len(first) - 1)
+    assert [b.continued for b in first] == [False] + [True] * (len(first) - 1)
 
 
 # ---------------------------------------------------------------- rendered
@@ -296,25 +305,25 @@ def test_pairs_have_their_size_and_gaps_and_crop_marks(ruleset: str, paper: str)
     shape = made["shape"]
     for page, laid in zip(reader.pages, made["pages"], strict=True):
         marks = thin_rects(page)
-        if all(block["kind"] == "track" for block in laid["blocks"]):
+        if all(isinstance(block, counter_sheet.TrackBlock) for block in laid.blocks):
             continue  # a track is not cut out
         assert marks and all(min(w, h) >= 0.5 for _, _, w, h in marks)
-        for block in laid["blocks"]:
-            if block["kind"] == "track":
+        for block in laid.blocks:
+            if not isinstance(block, counter_sheet.PieceBlock):
                 continue
-            top, bottom = block["block_top"] * MM, block["block_bottom"] * MM
-            ships = block["kind"] == "ships"
-            width = shape["width"] if ships else counters.MARKER_MM
-            height = shape["size"] * 2 if ships else counters.MARKER_MM
+            top, bottom = block.block_top * MM, block.block_bottom * MM
+            ships = isinstance(block, counter_sheet.ShipBlock)
+            width = shape["width"] if ships else counter_sheet.MARKER_MM
+            height = shape["size"] * 2 if ships else counter_sheet.MARKER_MM
             across = sorted(
                 round((y + h / 2) / MM, 2)
                 for x, y, w, h in marks
-                if w > h and top - 1 <= y <= bottom + 1 and x < block["left"] * MM
+                if w > h and top - 1 <= y <= bottom + 1 and x < block.left * MM
             )
-            rows = -(-len(block["items"]) // counters.per_row(width, paper))
+            rows = -(-len(block.items) // counter_sheet.per_row(width, paper))
             assert len(across) == 2 * rows
             steps = [round(b - a, 1) for a, b in itertools.pairwise(across)]
-            assert steps == [height, counters.GAP_MM] * (rows - 1) + [height]
+            assert steps == [height, counter_sheet.GAP_MM] * (rows - 1) + [height]
             down = sorted(
                 round((x + w / 2) / MM, 2)
                 for x, y, w, h in marks
@@ -325,31 +334,29 @@ def test_pairs_have_their_size_and_gaps_and_crop_marks(ruleset: str, paper: str)
                 continue
             steps = [round(b - a, 1) for a, b in itertools.pairwise(down)]
             assert steps[::2] == [round(width, 1)] * (len(down) // 2)
-            assert set(steps[1::2]) <= {counters.GAP_MM}
+            assert set(steps[1::2]) <= {counter_sheet.GAP_MM}
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_corners_reverses_and_markers_on_the_pdf(rules: Rules, ruleset: str) -> None:
     reader, made = sheet(ruleset, "a4", False)
-    shape = counters.shape_for(ruleset)
+    shape = counter_face.shape_for(ruleset)
     rows = shape.rows()
-    spec = counters.counter_spec(ruleset)
+    spec = counter_spec.counter_spec(ruleset)
     data = fullest("counters", ruleset, rules)
     pairs = [
         (item, number)
         for number, page in enumerate(made["pages"])
-        for block in page["blocks"]
-        if block["kind"] == "ships"
-        for item in block["items"]
+        for block in page.blocks
+        if isinstance(block, counter_sheet.ShipBlock)
+        for item in block.items
     ]
     assert len(pairs) == ships(data)
     texts = [[*run, i] for i, page in enumerate(reader.pages) for run in in_mm(page)]
 
-    def inside(run: list[Any], item: dict[str, Any], top: float, bottom: float) -> bool:
+    def inside(run: list[Any], item: counter_sheet.Placed, top: float, bottom: float) -> bool:
         _, x, y, _, _ = run
-        return item["x"] <= x <= item["x"] + shape.width and item["y"] + top <= y <= (
-            item["y"] + bottom + 0.01
-        )
+        return item.x <= x <= item.x + shape.width and item.y + top <= y <= (item.y + bottom + 0.01)
 
     # every rating in a corner: in a face's top or bottom row, at its left or right end
     size = made["corner_size"]
@@ -363,13 +370,13 @@ def test_corners_reverses_and_markers_on_the_pdf(rules: Rules, ruleset: str) -> 
         ]
         if run[3] == size and owner:
             assert len(owner) == 1, run
-            assert abs(run[1] - owner[0]["x"] - shape.width / 2) > 1.5, run  # not the middle
+            assert abs(run[1] - owner[0].x - shape.width / 2) > 1.5, run  # not the middle
             found.append(run[0])
     expected = [
         value
         for side in data["sides"]
         for ship in side["ships"]
-        for _, value in counters.corner_values(ship, side, spec)
+        for _, value in counter_face.corner_values(ship, side, spec)
         if value
     ]
     assert sorted(found) == sorted(expected) and expected
@@ -399,17 +406,17 @@ def test_the_battle_clock_runs_as_long_as_the_scenario_loop(rules: Rules) -> Non
         data["battle_clock"]["loop"] = loop
         made = layout(rules, data)
         spaces = [
-            space["number"]
+            space.number
             for page in made["pages"]
-            for block in page["blocks"]
-            if block["kind"] == "track"
-            for space in block["spaces"]
+            for block in page.blocks
+            if isinstance(block, counter_sheet.TrackBlock)
+            for space in block.spaces
         ]
         assert spaces == list(range(1, loop + 1))
     del data["battle_clock"]  # an edited file without it: the longest loop the rules allow
     made = layout(rules, data)
-    track = [b for p in made["pages"] for b in p["blocks"] if b["kind"] == "track"]
-    assert track[-1]["last"] == max(rules.table("convoy.scenario").params["clock_loop_spaces"])
+    track = [b for p in made["pages"] for b in p.blocks if isinstance(b, counter_sheet.TrackBlock)]
+    assert track[-1].last == max(rules.table("convoy.scenario").params["clock_loop_spaces"])
 
 
 def test_the_key_says_what_the_corners_markers_and_tracks_mean(rules: Rules) -> None:
@@ -424,7 +431,7 @@ def test_the_key_says_what_the_corners_markers_and_tracks_mean(rules: Rules) -> 
     # the wind as the rules and the map say it, never the table's short form
     data = copy.deepcopy(scenario("tactical"))
     data["wind"] = {"roll": 10, "direction": "NW", "from_bearing": 315}
-    key = " ".join(" ".join(paragraph["lines"]) for paragraph in layout(rules, data)["key"])
+    key = " ".join(" ".join(paragraph.lines) for paragraph in layout(rules, data)["key"])
     assert "At the start it blows from the north-west." in key and "NW" not in key
 
 
@@ -436,20 +443,20 @@ def test_the_key_stands_on_the_first_page_under_its_header(rules: Rules) -> None
     made = layout(rules, data)
     assert made["sheets"] == 2
     first = made["pages"][0]
-    assert made["key_top"] + made["key_h"] < min(block["top"] for block in first["blocks"])
+    assert made["key_top"] + made["key_h"] < min(block.top for block in first.blocks)
     assert made["key_top"] < made["frame"]["top"] + 30
     reader = read(render_sheet("counters", rules, data=data))
     pages = [" ".join(page_text(page).split()) for page in reader.pages]
     assert "Band: the ship's navy" in pages[0] and "Band:" not in pages[1]
-    assert [p["label"] for p in made["pages"]] == ["Page 1 of 2", "Page 2 of 2"]
+    assert [p.label for p in made["pages"]] == ["Page 1 of 2", "Page 2 of 2"]
     assert "Page 1 of 2" in pages[0] and "Page 2 of 2" in pages[1]
     # a sheet of one page is numbered too, as every sheet is
-    assert [p["label"] for p in layout(rules, scenario("tactical"))["pages"]] == ["Page 1 of 1"]
+    assert [p.label for p in layout(rules, scenario("tactical"))["pages"]] == ["Page 1 of 1"]
 
 
-def _fill(made: dict[str, Any], page: dict[str, Any]) -> float:
+def _fill(made: dict[str, Any], page: counter_sheet.CounterPage) -> float:
     """How much of the frame's height a page fills: its header, the key, its blocks."""
-    return (page["bottom"] - made["frame"]["top"]) / made["frame"]["height"]
+    return (page.bottom - made["frame"]["top"]) / made["frame"]["height"]
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -482,21 +489,21 @@ def test_no_page_is_mostly_empty(rules: Rules, paper: str) -> None:
 def test_balance_fills_the_pages_alike() -> None:
     """Two sides of one row of pairs, two rows of markers and a clock of four rows: the
     first fit leaves the clock alone on the last page; balanced, the markers go with it."""
-    square = counters.shape_for("convoy")
+    square = counter_face.shape_for("convoy")
     sections = [
-        counters.Section("ships", "A", list(range(6)), 6, square.width, 2 * square.height),
-        counters.Section("ships", "B", list(range(2)), 6, square.width, 2 * square.height),
-        counters.Section("markers", "M", list(range(20)), 10, 14.0, 14.0),
-        counters.Section("track", "T", list(range(48)), 12, 15.0, 15.0),
+        counter_sheet.Section("ships", "A", list(range(6)), 6, square.width, 2 * square.height),
+        counter_sheet.Section("ships", "B", list(range(2)), 6, square.width, 2 * square.height),
+        counter_sheet.Section("markers", "M", list(range(20)), 10, 14.0, 14.0),
+        counter_sheet.Section("track", "T", list(range(48)), 12, 15.0, 15.0),
     ]
     room, key = 255.0, 32.0
-    greedy = counters.paginate(sections, room, room - key)
-    balanced = counters.balance(sections, room, room - key)
+    greedy = counter_sheet.paginate(sections, room, room - key)
+    balanced = counter_sheet.balance(sections, room, room - key)
     assert len(greedy) == len(balanced) == 2
     assert greedy[1] == [(3, 0, 4)]  # the clock alone
 
     def used(page: list[tuple[int, int, int]], first: bool) -> float:
-        parts = sum(sections[i].height(b - a) + counters.SECTION_SPACE_MM for i, a, b in page)
+        parts = sum(sections[i].height(b - a) + counter_sheet.SECTION_SPACE_MM for i, a, b in page)
         return parts + (key if first else 0.0)
 
     before = [used(page, i == 0) for i, page in enumerate(greedy)]
@@ -504,7 +511,7 @@ def test_balance_fills_the_pages_alike() -> None:
     assert max(after) < max(before) and min(after) > min(before)
     assert balanced == [[(0, 0, 1), (1, 0, 1)], [(2, 0, 2), (3, 0, 4)]]
     # what fits one page stays on one
-    assert counters.balance(sections[:2], room, room - key) == [[(0, 0, 1), (1, 0, 1)]]
+    assert counter_sheet.balance(sections[:2], room, room - key) == [[(0, 0, 1), (1, 0, 1)]]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -515,27 +522,27 @@ def test_each_row_of_pairs_folds_on_a_labelled_line(ruleset: str, paper: str) ->
     inside the page's frame."""
     reader, made = sheet(ruleset, paper, paper == "letter")
     size, frame = made["shape"]["size"], made["frame"]
-    word = text_width_mm("fold", "sans-bold", counters.LABEL_PT)
+    word = text_width_mm("fold", "sans-bold", counter_face.LABEL_PT)
     for page, laid in zip(reader.pages, made["pages"], strict=True):
         folds = []
-        for block in laid["blocks"]:
-            if block["kind"] != "ships":
-                assert not block.get("folds")
+        for block in laid.blocks:
+            if not isinstance(block, counter_sheet.ShipBlock):
+                assert not hasattr(block, "folds")
                 continue
-            tops = sorted({item["y"] for item in block["items"]})
-            assert [fold["y"] for fold in block["folds"]] == [round(y + size, 3) for y in tops]
-            for fold in block["folds"]:
-                assert fold["x0"] < block["left"] and fold["x1"] > block["right"]
-                left, right = fold["words"]
-                assert left + word < fold["x0"] and right > fold["x1"]
+            tops = sorted({item.y for item in block.items})
+            assert [fold.y for fold in block.folds] == [round(y + size, 3) for y in tops]
+            for fold in block.folds:
+                assert fold.x0 < block.left and fold.x1 > block.right
+                left, right = fold.words
+                assert left + word < fold.x0 and right > fold.x1
                 assert left >= frame["left"] and right + word <= frame["left"] + frame["width"]
-            folds += block["folds"]
-        assert folds or all(block["kind"] != "ships" for block in laid["blocks"])
+            folds += block.folds
+        assert folds or not any(isinstance(b, counter_sheet.ShipBlock) for b in laid.blocks)
         words = [run for run in in_mm(page) if run[0] == "fold"]
         assert len(words) == 2 * len(folds)
         for fold in folds:
-            beside = sorted(run[1] for run in words if abs(run[2] - fold["y"]) < 1.5)
-            assert beside == pytest.approx(fold["words"], abs=0.05)
+            beside = sorted(run[1] for run in words if abs(run[2] - fold.y) < 1.5)
+            assert beside == pytest.approx(fold.words, abs=0.05)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -15,6 +15,7 @@ from generator.render import pdf as pdfs
 from generator.render.kinds import gm_notes
 from generator.render.kinds import quick_reference as qr
 from generator.render.sheets import cached_sheet_pdf, render_sheet, sheet_kinds
+from generator.render.words import table_title
 from generator.resolve import all_resolvers
 from generator.rulesets import ruleset_ids
 from tests.pdfs import extracted_text, read, squeeze
@@ -32,7 +33,7 @@ def test_every_reading_and_house_table_is_in_the_notes(rules: Rules, ruleset: st
     read_as = {r["title"]: r for s in notes["sections"] for r in s["readings"]}
     house = {h["title"]: h for h in notes["house"]}
     for table in chosen.tables.values():
-        title = qr.short_title(table)
+        title = table_title(table)
         if table.house:
             assert house[title]["why"], title
         elif table.note:
@@ -306,7 +307,7 @@ def test_a_scenario_lists_the_house_tables_it_rolled_on(rules: Rules) -> None:
     listed = [(h["title"], h["from"]) for h in notes["house"]]
     assert len(listed) == len(scenario["house_tables"])
     duel = rules.rulesets["duel"].title
-    assert (qr.short_title(rules.table("duel.weapons")), duel) in listed
+    assert (table_title(rules.table("duel.weapons")), duel) in listed
     assert not notes["house_all"]
     content = squeeze(extracted_text(read(render_sheet("gm-notes", rules, data=scenario))))
     assert squeeze("House tables this game uses") in content

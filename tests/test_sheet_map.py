@@ -19,11 +19,18 @@ from generator.errors import InputError
 from generator.generate.scenario import roll_scenario
 from generator.loading import Rules, load_rules
 from generator.pdf.packet import build_packet
-from generator.render.cells import HEX_MM, PRINTABLE_MM, SQUARE_MM
+from generator.render.cells import HEX_MM, SQUARE_MM
 from generator.render.draw import Drawing, text_width_mm, wrap
-from generator.render.house import house_tables_line
 from generator.render.kinds import map as map_kind
+from generator.render.kinds.map import geometry as map_geometry
+from generator.render.kinds.map import pages as map_pages
+from generator.render.kinds.map import paint as map_paint
+from generator.render.kinds.map import shapes as map_shapes
+from generator.render.kinds.map import styles as map_styles
+from generator.render.kinds.map import tiles as map_tiles
+from generator.render.paper import get_paper
 from generator.render.sheets import render_sheet
+from generator.render.words import house_tables_line
 from tests.pdfs import (
     BLACK_AND_WHITE,
     MM,
@@ -124,7 +131,7 @@ def paths(page: PageObject) -> list[tuple[list[tuple[float, float]], bool]]:
 def test_spans_cover_the_canvas_with_the_overlap(
     total: float, window: float, overlap: float
 ) -> None:
-    starts = map_kind.spans(total, window, overlap)
+    starts = map_tiles.spans(total, window, overlap)
     assert starts[0] <= 0 and starts[-1] + window >= total
     for a, b in itertools.pairwise(starts):
         assert a + window - b == pytest.approx(overlap)  # each neighbour repeats 10 mm
@@ -134,23 +141,23 @@ def test_spans_cover_the_canvas_with_the_overlap(
 
 
 def test_tiles_cover_every_point_of_the_map() -> None:
-    columns, rows, tiles = map_kind.tile(674, 454, 187.8, 249.0)
+    columns, rows, tiles = map_tiles.tile(674, 454, 187.8, 249.0)
     assert (columns, rows) == (4, 2)
     assert [t.label for t in tiles] == ["A1", "B1", "C1", "D1", "A2", "B2", "C2", "D2"]
     for x in range(0, 675, 3):
         for y in range(0, 455, 3):
             assert any(t.x <= x <= t.x + t.width and t.y <= y <= t.y + t.height for t in tiles)
-    assert map_kind.column_letters(25) == "Z" and map_kind.column_letters(26) == "AA"
+    assert map_tiles.column_letters(25) == "Z" and map_tiles.column_letters(26) == "AA"
     with pytest.raises(ValueError, match="wider than the overlap"):
-        map_kind.spans(100, 10, 10)
+        map_tiles.spans(100, 10, 10)
 
 
 def test_the_scales_are_the_counters() -> None:
     assert (SQUARE_MM, HEX_MM) == (22.0, 26.0)
-    assert map_kind.plan_scale(180, 120, 186, 150) == 10
-    assert map_kind.plan_scale(360, 240, 186, 150) == 20
+    assert map_geometry.plan_scale(180, 120, 186, 150) == 10
+    assert map_geometry.plan_scale(360, 240, 186, 150) == 20
     with pytest.raises(InputError, match="too large to print as a plan"):
-        map_kind.plan_scale(100000, 100, 186, 150)
+        map_geometry.plan_scale(100000, 100, 186, 150)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -161,14 +168,14 @@ def test_page_grids_follow_from_map_size_and_paper(rules: Rules, paper: str) -> 
         if ruleset == "flob":
             continue
         grid = scenario(ruleset)["map"]
-        width, height = map_kind.window(paper)
+        width, height = map_tiles.window(paper)
         if grid["kind"] == "grid":
             canvas = (grid["width"] * SQUARE_MM, grid["height"] * SQUARE_MM)
         else:
             r = HEX_MM / 3**0.5
             canvas = (1.5 * r * (grid["width"] - 1) + 2 * r, HEX_MM * (grid["height"] + 0.5))
-        canvas = (canvas[0] + 2 * map_kind.MARGIN_MM, canvas[1] + 2 * map_kind.MARGIN_MM)
-        columns, rows, _ = map_kind.tile(*canvas, width, height)
+        canvas = (canvas[0] + 2 * map_geometry.MARGIN_MM, canvas[1] + 2 * map_geometry.MARGIN_MM)
+        columns, rows, _ = map_tiles.tile(*canvas, width, height)
         assert (columns, rows) == GRIDS[ruleset, paper]
 
 
@@ -177,20 +184,20 @@ def test_page_headers_fit_in_three_lines(rules: Rules, paper: str) -> None:
     big = copy.deepcopy(scenario("tactical"))
     big["map"]["width"], big["map"]["height"] = 45, 36
     big["map"]["rows"] = ["." * 45] * 36
-    width = map_kind.header_text_width(paper)
+    width = map_tiles.header_text_width(paper)
     for data in (scenario("tactical"), scenario("convoy"), big):
         found = map_kind.context(rules, data, paper, None)
         for page in found["pages"]:
-            note = f"{found['ruleset_name']}: {page['note']}"
+            note = f"{found['ruleset_name']}: {page.note}"
             assert len(wrap(note, "sans", 7.0, width)) <= 3, note
-            assert page["note_lines"] == wrap(note, "sans", 7.0, width)  # as drawn
+            assert list(page.note_lines) == wrap(note, "sans", 7.0, width)  # as drawn
         title = f"Map — {found['scenario_title']}"
         assert text_width_mm(title, "serif", found["title_size"]) <= width
     found = map_kind.context(rules, big, paper, None)
     assert found["columns"] * found["rows"] >= 9
-    middle = next(p for p in found["pages"] if p["label"] == "B2")
-    assert "Trim the solid left and top edges" in middle["note"]
-    assert "C2 goes on the dashed strip at the right, B3 on the one below" in middle["note"]
+    middle = next(p for p in found["pages"] if p.label == "B2")
+    assert "Trim the solid left and top edges" in middle.note
+    assert "C2 goes on the dashed strip at the right, B3 on the one below" in middle.note
 
 
 # ---------------------------------------------------------------- rendered
@@ -327,12 +334,16 @@ def test_every_cell_has_its_coordinates_faint_at_7pt(ruleset: str) -> None:
             for run in runs(page)
             if re.fullmatch(r"\d{4}", run.text)
         )
-    every = {map_kind.coordinate(c, r) for c in range(grid["width"]) for r in range(grid["height"])}
+    every = {
+        map_geometry.coordinate(c, r) for c in range(grid["width"]) for r in range(grid["height"])
+    }
     assert set(found) == every
-    assert map_kind.coordinate(4, 6) == "0507" and map_kind.coordinate(4, 6, 3) == "005007"
+    assert map_geometry.coordinate(4, 6) == "0507" and map_geometry.coordinate(4, 6, 3) == "005007"
     # faint: the map's own grey, not the ink of the words
-    assert map_kind.STYLES["colour"]["coord"]["fill"] != map_kind.STYLES["colour"]["text"]["fill"]
-    faint = tuple(int(map_kind.STYLES["colour"]["coord"]["fill"][i : i + 2], 16) / 255
+    assert (
+        map_styles.STYLES["colour"]["coord"]["fill"] != map_styles.STYLES["colour"]["text"]["fill"]
+    )
+    faint = tuple(int(map_styles.STYLES["colour"]["coord"]["fill"][i : i + 2], 16) / 255
                   for i in (1, 3, 5))  # fmt: skip
     assert any(all(abs(a - b) < 0.002 for a, b in zip(c, faint, strict=True))
                for c in colours(reader) if len(c) == 3)  # fmt: skip
@@ -362,7 +373,7 @@ def test_the_sea_is_white_paper(rules: Rules, paper: str) -> None:
     """No tint over the page (the old pages were pale blue all over): inside every square
     of open sea, clear of its coordinates and of the seams, the paper is white."""
     data = scenario("tactical")
-    grid, s, m = data["map"], SQUARE_MM, map_kind.MARGIN_MM
+    grid, s, m = data["map"], SQUARE_MM, map_geometry.MARGIN_MM
     pages = _rasters(render_sheet("map", rules, data=data, paper=paper))
     found = map_kind.context(rules, data, paper, "tactical")
     zone = int(grid["start_columns"])
@@ -374,12 +385,12 @@ def test_the_sea_is_white_paper(rules: Rules, paper: str) -> None:
     ]
     checked = 0
     for index, page in enumerate(found["pages"]):
-        x, y, w, h = page["x"], page["y"], page["w"], page["h"]
+        x, y, w, h = page.x, page.y, page.w, page.h
         for c, r in sea:
             x0, y0 = m + c * s, m + r * s
             if x0 < x + 14 or y0 < y + 14 or x0 + s > x + w - 14 or y0 + s > y + h - 14:
                 continue  # near a seam: its marks
-            left, top = 11.0 + x0 - x, 10.0 + map_kind.HEADER_MM + y0 - y
+            left, top = 11.0 + x0 - x, 10.0 + map_tiles.HEADER_MM + y0 - y
             assert _ink(pages[index], (left + 3, top + 5, left + s - 3, top + s - 3)) == 0.0
             checked += 1
     assert checked >= 40
@@ -389,7 +400,7 @@ def test_terrain_and_start_zones_are_patterns_that_read_in_mono() -> None:
     """Land, shallows, fog and each side's start zone have a pattern of their own, in black
     and white as in colour: no two alike, none a flat tint; the two sides' outlines differ."""
     for look in ("colour", "mono"):
-        patterns = map_kind.PATTERNS[look]
+        patterns = map_styles.PATTERNS[look]
         drawn_as = {
             name: (p["kind"], p.get("angle"), p["step"])
             for name, p in patterns.items()
@@ -398,15 +409,15 @@ def test_terrain_and_start_zones_are_patterns_that_read_in_mono() -> None:
         assert len(set(drawn_as.values())) == 5, look
         kinds = {p["kind"] for p in patterns.values()}
         assert kinds <= {"hatch", "cross", "dots", "dashes", "plus"}
-        styles = map_kind.STYLES[look]
+        styles = map_styles.STYLES[look]
         for name in ("land", "shallows", "fog", "zone0", "zone1", "start0", "start1"):
             assert styles[name]["fill"].startswith("pattern:"), name
         assert styles["zoneline0"].get("dash") != styles["zoneline1"].get("dash")
-    for p in map_kind.PATTERNS["mono"].values():
+    for p in map_styles.PATTERNS["mono"].values():
         assert p["ink"] == "#000000" and p["ground"] in (None, "#ffffff")
     # the strokes of a hatch cover its box, a line every `step` across it
-    land = map_kind.PATTERNS["mono"]["land"]
-    lines = map_kind.pattern_lines(land, (0.0, 0.0, 22.0, 22.0))
+    land = map_styles.PATTERNS["mono"]["land"]
+    lines = map_paint.pattern_lines(land, (0.0, 0.0, 22.0, 22.0))
     assert len(lines) == pytest.approx(22 * math.sqrt(2) / land["step"], abs=2)
 
 
@@ -427,7 +438,7 @@ def test_the_spare_paper_is_shared_by_the_map_s_outer_edges(
     found = map_kind.context(rules, scenario(ruleset), paper, ruleset)
     reader = drawn(ruleset, paper)
     columns, rows = found["columns"], found["rows"]
-    width, height = map_kind.window(paper)
+    width, height = map_tiles.window(paper)
 
     grid = scenario(ruleset)["map"]
 
@@ -452,52 +463,58 @@ def test_the_spare_paper_is_shared_by_the_map_s_outer_edges(
     left_blank = first[0] - 11.0
     right_blank = 11.0 + width - last[2]
     assert left_blank == pytest.approx(right_blank, abs=0.6)
-    top_blank = first[1] - 10.0 - map_kind.HEADER_MM
+    top_blank = first[1] - 10.0 - map_tiles.HEADER_MM
     bottom = extent(columns * rows - 1)
-    bottom_blank = 10.0 + map_kind.HEADER_MM + height - bottom[3]
+    bottom_blank = 10.0 + map_tiles.HEADER_MM + height - bottom[3]
     assert top_blank == pytest.approx(bottom_blank, abs=0.6)
-    assert width == pytest.approx(PRINTABLE_MM[paper][0] - 0.2)
+    assert width == pytest.approx(get_paper(paper).printable_mm[0] - 0.2)
 
 
 @pytest.mark.parametrize("bearing", range(0, 360, 5))
 def test_the_wind_arrow_never_covers_the_north(bearing: int) -> None:
-    rose = map_kind.wind_rose({"from_bearing": bearing, "direction": "somewhere"})
-    cx, cy = rose["centre"]
-    shaft, head = rose["shaft"], rose["head"]
-    points = [(shaft["x1"], shaft["y1"]), (shaft["x2"], shaft["y2"]), *head["pts"]]
-    half = map_kind.STYLES["colour"]["arrowline"]["width"] / 2
+    rose = map_pages.wind_rose({"from_bearing": bearing, "direction": "somewhere"})
+    cx, cy = rose.centre
+    shaft, head = rose.shaft, rose.head
+    assert isinstance(shaft, map_shapes.Line) and isinstance(head, map_shapes.Poly)
+    points = [(shaft.x1, shaft.y1), (shaft.x2, shaft.y2), *head.pts]
+    half = map_styles.STYLES["colour"]["arrowline"]["width"] / 2
     for x, y in points:
-        assert math.hypot(x - cx, y - cy) + half < rose["r"]  # inside the ring
-    north = rose["north"]["box"]
-    assert north[3] < cy - rose["r"]  # the N stands above the ring: nothing inside reaches it
-    assert rose["north"]["lines"] == ["N"]
+        assert math.hypot(x - cx, y - cy) + half < rose.r  # inside the ring
+    north = rose.north.box
+    assert north[3] < cy - rose.r  # the N stands above the ring: nothing inside reaches it
+    assert rose.north.lines == ("N",)
     # the arrow blows from the bearing: its tail towards it
-    tail = (shaft["x1"] - cx, -(shaft["y1"] - cy))
+    tail = (shaft.x1 - cx, -(shaft.y1 - cy))
     assert math.degrees(math.atan2(tail[0], tail[1])) % 360 == pytest.approx(bearing, abs=0.01)
 
 
 def test_calm_and_unknown_winds_draw_no_arrow() -> None:
-    assert map_kind.wind_rose(None)["calm"] and "shaft" not in map_kind.wind_rose(None)
-    rose = map_kind.wind_rose({"direction": "Variable"})
-    assert rose["calm"] and rose["text"] == "Wind: variable"
+    calm = map_pages.wind_rose(None)
+    assert calm.calm and calm.shaft is None and calm.head is None
+    rose = map_pages.wind_rose({"direction": "Variable"})
+    assert rose.calm and rose.shaft is None and rose.text == "Wind: variable"
 
 
 def test_start_zone_names_are_on_white_and_fitted(rules: Rules) -> None:
     """Every ship of a convoy scenario has her start hex with her name set on white over the
     side's pattern, at 7 pt or more; a name too long for a hex is refused."""
     data = scenario("convoy", 42)
-    found = map_kind.hex_canvas(data["map"], data["sides"], "ships")
-    names = [e for e in found.elements if e["t"] == "text" and e["style"] in ("text0", "text1")]
+    found = map_geometry.hex_canvas(data["map"], data["sides"], "ships")
+    names = [
+        e
+        for e in found.elements
+        if isinstance(e, map_shapes.Text) and e.style in ("text0", "text1")
+    ]
     ships = [s["name"] for side in data["sides"] for s in side["ships"]]
     assert len(names) == len(ships)
-    assert all(e["backing"] and e["size"] >= 7.0 for e in names)
-    text = " ".join(" ".join(e["lines"]) for e in names)
+    assert all(e.backing and e.size >= 7.0 for e in names)
+    text = " ".join(" ".join(e.lines) for e in names)
     for ship in ships:
         assert all(word in text for word in ship.split())
     data = copy.deepcopy(data)
     data["sides"][0]["ships"][0]["name"] = "W" * 60
     with pytest.raises(InputError, match="does not fit its start hex at 7 pt"):
-        map_kind.hex_canvas(data["map"], data["sides"], "ships")
+        map_geometry.hex_canvas(data["map"], data["sides"], "ships")
 
 
 def test_the_same_map_gives_the_same_bytes(rules: Rules) -> None:
@@ -513,8 +530,8 @@ def test_the_same_map_gives_the_same_bytes(rules: Rules) -> None:
 def _window(paper: str) -> tuple[float, float]:
     """The map window's top and bottom edges, mm from the paper's top (the frame is 10 mm
     in): a tile laid over its neighbour above is trimmed along the top one."""
-    top = 10.0 + map_kind.HEADER_MM
-    return top, top + map_kind.window(paper)[1]
+    top = 10.0 + map_tiles.HEADER_MM
+    return top, top + map_tiles.window(paper)[1]
 
 
 @pytest.mark.parametrize("ruleset", ["tactical", "convoy"])
@@ -537,12 +554,12 @@ def test_the_header_and_the_legend_keep_clear_of_the_map_window(
             assert (run.y + 0.25 * run.size) / MM <= top - 2.0, run
         for run in legend:  # a capital reaches 0.72 of the size above it
             assert (run.y - 0.72 * run.size) / MM >= bottom + 2.0, run
-            assert run.y / MM <= 10.0 + PRINTABLE_MM[paper][1]
-    assert map_kind.LEGEND_GAP_MM >= 2.0  # the swatches stand on the words' line
-    clear = map_kind.HEADER_MM - 2.0
+            assert run.y / MM <= 10.0 + get_paper(paper).printable_mm[1]
+    assert map_tiles.LEGEND_GAP_MM >= 2.0  # the swatches stand on the words' line
+    clear = map_tiles.HEADER_MM - 2.0
     for page in found["pages"]:
-        assert all(cell["y"] + page["head"]["ch"] <= clear + 1e-6 for cell in page["head"]["cells"])
-    assert map_kind.ROSE_CENTRE[1] + map_kind.ROSE_R <= clear
+        assert all(cell.y + page.head.ch <= clear + 1e-6 for cell in page.head.cells)
+    assert map_pages.ROSE_CENTRE[1] + map_pages.ROSE_R <= clear
 
 
 def test_cell_numbers_read_at_4_5_to_1() -> None:
@@ -555,11 +572,11 @@ def test_cell_numbers_read_at_4_5_to_1() -> None:
         return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
     for look in ("colour", "mono"):
-        ink = map_kind.STYLES[look]["coord"]["fill"]
+        ink = map_styles.STYLES[look]["coord"]["fill"]
         for ground in ("#ffffff",):  # the sea is the paper; a backing is white
             lighter, darker = sorted((luminance(ink), luminance(ground)), reverse=True)
             assert (lighter + 0.05) / (darker + 0.05) >= 4.5, (look, ink)
-    assert map_kind.BACKING_PAD_MM > 0  # (the backing: "#ffffff" in _Painter.text)
+    assert map_paint.BACKING_PAD_MM > 0  # (the backing: "#ffffff" in _Painter.text)
 
 
 def _look(pattern: dict[str, Any]) -> tuple[str, int | None, bool]:
@@ -572,26 +589,26 @@ def _look(pattern: dict[str, Any]) -> tuple[str, int | None, bool]:
 
 def test_land_and_the_start_zones_look_different_in_black_and_white() -> None:
     for look in ("colour", "mono"):
-        patterns = map_kind.PATTERNS[look]
+        patterns = map_styles.PATTERNS[look]
         looks = [_look(patterns[name]) for name in ("land", "shallows", "fog", "zone0", "zone1")]
         assert len(set(looks)) == len(looks), (look, looks)
-    assert _look(map_kind.PATTERNS["mono"]["land"]) == ("hatch", 45, False)  # diagonal
+    assert _look(map_styles.PATTERNS["mono"]["land"]) == ("hatch", 45, False)  # diagonal
     # dotted upright lines: neither the land's hatch nor more (solid) grid lines
-    assert _look(map_kind.PATTERNS["mono"]["zone0"]) == ("hatch", 0, True)
+    assert _look(map_styles.PATTERNS["mono"]["zone0"]) == ("hatch", 0, True)
 
 
 def test_a_dotted_pattern_is_drawn_dotted() -> None:
     """The zone's dots are round caps on dashes of no length, `dots` mm apart."""
     drawing = Drawing("a4", mono=True)
     drawing.new_page()
-    zone = map_kind._rect(0.0, 0.0, 22.0, 22.0, "zone0")
-    map_kind._Painter(drawing, 20.0, 20.0, (0.0, 0.0, 22.0, 22.0)).paint([zone])
+    zone = map_shapes.rect(0.0, 0.0, 22.0, 22.0, "zone0")
+    map_paint.Painter(drawing, 20.0, 20.0, (0.0, 0.0, 22.0, 22.0)).paint([zone])
     content = read(drawing.finish()).pages[0].get_contents()
     assert content is not None
     data = content.get_data()
     dash = re.search(rb"\n1 J\n\[0 ([\d.]+)\] 0 d\n", data)  # round caps, then the dots
     assert dash is not None
-    assert float(dash[1]) / MM == pytest.approx(map_kind.PATTERNS["mono"]["zone0"]["dots"])
+    assert float(dash[1]) / MM == pytest.approx(map_styles.PATTERNS["mono"]["zone0"]["dots"])
 
 
 COMPASS = {
@@ -605,15 +622,15 @@ def test_the_wind_is_said_in_words_on_one_line(paper: str) -> None:
     """The wind said as the rules say it ("Wind from the north-west"), on one line beside
     the rose, for every direction a wind table rolls and pages up to 12 × 12."""
     for direction, bearing in COMPASS.items():
-        rose = map_kind.wind_rose({"direction": direction, "from_bearing": bearing})
-        assert re.fullmatch(r"Wind from the (north|south)?-?(east|west)?", rose["text"])
-        assert "-" in rose["text"] or len(direction) > 2  # "NW" is "north-west"
+        rose = map_pages.wind_rose({"direction": direction, "from_bearing": bearing})
+        assert re.fullmatch(r"Wind from the (north|south)?-?(east|west)?", rose.text)
+        assert "-" in rose.text or len(direction) > 2  # "NW" is "north-west"
         for columns, rows in ((1, 1), (4, 2), (12, 12)):
-            tile = map_kind.Tile(columns - 1, rows - 1, 0, 0, 10, 10)
-            head = map_kind.header_right(tile, columns, rows)
-            room = head["left"] - map_kind.ROSE_BOX_MM - 1.5
-            assert text_width_mm(rose["text"], "sans", 7.0) <= room, (rose["text"], columns)
-    assert map_kind.wind_rose({"direction": "NW", "from_bearing": 315})["text"] == (
+            tile = map_tiles.Tile(columns - 1, rows - 1, 0, 0, 10, 10)
+            head = map_pages.header_right(tile, columns, rows)
+            room = head.left - map_pages.ROSE_BOX_MM - 1.5
+            assert text_width_mm(rose.text, "sans", 7.0) <= room, (rose.text, columns)
+    assert map_pages.wind_rose({"direction": "NW", "from_bearing": 315}).text == (
         "Wind from the north-west"
     )
 
@@ -711,15 +728,15 @@ def test_a_tiled_map_packet_s_cover_lists_the_fronts_to_print(rules: Rules) -> N
     assert f"only the odd pages from {fronts[0]} to {fronts[-1]} single-sided" in cover
 
 
-def seams(page: dict[str, Any], columns: int, rows: int) -> tuple[list[float], list[float]]:
+def seams(page: map_pages.Page, columns: int, rows: int) -> tuple[list[float], list[float]]:
     """The overlap and trim lines a page prints, canvas mm: (xs of the lines down it, ys of
     those across it): trim lines on its left and top edges where it lies over a neighbour,
     dashed overlap lines where a neighbour lies over it."""
-    x0, y0, x1, y1 = page["x"], page["y"], page["x"] + page["w"], page["y"] + page["h"]
-    xs = [x0] if page["column"] > 0 else []
-    xs += [x1 - map_kind.OVERLAP_MM] if page["column"] < columns - 1 else []
-    ys = [y0] if page["row"] > 0 else []
-    ys += [y1 - map_kind.OVERLAP_MM] if page["row"] < rows - 1 else []
+    x0, y0, x1, y1 = page.x, page.y, page.x + page.w, page.y + page.h
+    xs = [x0] if page.column > 0 else []
+    xs += [x1 - map_tiles.OVERLAP_MM] if page.column < columns - 1 else []
+    ys = [y0] if page.row > 0 else []
+    ys += [y1 - map_tiles.OVERLAP_MM] if page.row < rows - 1 else []
     return xs, ys
 
 
@@ -738,27 +755,27 @@ def test_no_cell_number_lies_on_an_overlap_or_trim_line(
     for page in found["pages"]:
         xs, ys = seams(page, columns, rows)
         assert xs or ys
-        view = (page["x"], page["y"], page["x"] + page["w"], page["y"] + page["h"])
-        for element in page["elements"]:
-            if element["t"] != "text" or element["style"] != "coord":
+        view = (page.x, page.y, page.x + page.w, page.y + page.h)
+        for element in page.elements:
+            if not isinstance(element, map_shapes.Text) or element.style != "coord":
                 continue
-            x0, y0, x1, y1 = element["box"]
+            x0, y0, x1, y1 = element.box
             if not (x1 > view[0] and x0 < view[2] and y1 > view[1] and y0 < view[3]):
                 continue  # off this page's window
-            numbered.add(element["lines"][0])
+            numbered.add(element.lines[0])
             for x in xs:
-                assert not x0 - 0.5 < x < x1 + 0.5, (page["label"], element["lines"], x)
+                assert not x0 - 0.5 < x < x1 + 0.5, (page.label, element.lines, x)
             for y in ys:
-                assert not y0 - 0.5 < y < y1 + 0.5, (page["label"], element["lines"], y)
+                assert not y0 - 0.5 < y < y1 + 0.5, (page.label, element.lines, y)
             # still in its own cell's band, along its top or bottom edge
             assert any(
                 r[0] - 1e-6 <= x0 and x1 <= r[2] + 1e-6 and r[1] - 1e-6 <= y0 and y1 <= r[3] + 1e-6
-                for r in element["room"]
-            ), element["lines"]
+                for r in element.room
+            ), element.lines
     grid = scenario(ruleset, 5)["map"]
     digits = max(2, len(str(max(grid["width"], grid["height"]))))
     every = {
-        map_kind.coordinate(c, r, digits)
+        map_geometry.coordinate(c, r, digits)
         for c in range(grid["width"])
         for r in range(grid["height"])
     }
@@ -766,16 +783,18 @@ def test_no_cell_number_lies_on_an_overlap_or_trim_line(
 
 
 def test_a_number_on_a_seam_moves_to_the_nearest_clear_place() -> None:
-    number = map_kind._coordinate(8, 8, 2, 100.0, 50.0, False, HEX_MM, HEX_MM / math.sqrt(3) / 2)
-    _x0, y0, _x1, y1 = number["box"]
-    assert map_kind.clear_of_seams(number, [], [y1 + 5]) is number  # no seam near: unmoved
+    number = map_geometry.place_coordinate(
+        8, 8, 2, 100.0, 50.0, False, HEX_MM, HEX_MM / math.sqrt(3) / 2
+    )
+    _x0, y0, _x1, y1 = number.box
+    assert map_geometry.clear_of_seams(number, [], [y1 + 5]) is number  # no seam near: unmoved
     # a seam across its top: below it, in the band along the top edge
-    moved = map_kind.clear_of_seams(number, [], [y0 + 0.2])
-    assert moved is not None and moved["cx"] == number["cx"]
-    assert moved["box"][1] >= y0 + 0.2 + map_kind.SEAM_CLEAR_MM - 1e-6
-    assert moved["box"][3] <= number["room"][0][3] + 1e-6
+    moved = map_geometry.clear_of_seams(number, [], [y0 + 0.2])
+    assert moved is not None and moved.cx == number.cx
+    assert moved.box[1] >= y0 + 0.2 + map_geometry.SEAM_CLEAR_MM - 1e-6
+    assert moved.box[3] <= number.room[0][3] + 1e-6
     # a seam down its middle: beside it, on the side nearer
-    aside = map_kind.clear_of_seams(number, [100.3], [])
-    assert aside is not None and aside["box"][2] <= 100.3 - map_kind.SEAM_CLEAR_MM + 1e-6
+    aside = map_geometry.clear_of_seams(number, [100.3], [])
+    assert aside is not None and aside.box[2] <= 100.3 - map_geometry.SEAM_CLEAR_MM + 1e-6
     # nowhere clear in either band (seams 2 mm apart across the cell): left out, not cut
-    assert map_kind.clear_of_seams(number, [90.0 + 2 * i for i in range(11)], []) is None
+    assert map_geometry.clear_of_seams(number, [90.0 + 2 * i for i in range(11)], []) is None

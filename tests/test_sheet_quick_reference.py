@@ -18,9 +18,14 @@ from typing import Any
 import pytest
 
 from generator.loading import Rules, load_rules
+from generator.render.draw import drawing_modules
 from generator.render.kinds import gm_notes
 from generator.render.kinds import quick_reference as qr
+from generator.render.kinds.quick_reference import size as qr_size
+from generator.render.kinds.quick_reference import spec as qr_spec
+from generator.render.kinds.quick_reference import tables as qr_tables
 from generator.render.sheets import get_kind, layout_sheet, render_sheet, sheet_html
+from generator.render.words import table_title
 from generator.rulesets import SpecError
 from tests.conftest import FIXTURES
 from tests.layouts import boxes, layout_problems_of
@@ -99,7 +104,7 @@ def test_columns_name_fields_the_cells_have(rules: Rules) -> None:
         cells = [c for row in table.cells for c in (row if isinstance(row, tuple) else (row,))]
         for entry in spec:
             field = entry.partition("=")[0]
-            assert field in qr.TEXT_KEYS or any(field in cell for cell in cells), entry
+            assert field in qr_tables.TEXT_KEYS or any(field in cell for cell in cells), entry
 
 
 # ---------------------------------------------------------------- odds (no PDF needed)
@@ -144,8 +149,8 @@ def test_broadside_odds_are_for_the_roll_players_make(rules: Rules) -> None:
     # raised by the +1 Cannon of the National, Fleet and (twice, for a flagship) Ship tables
     wanted = qr.layout_of("tactical").odds_by["broadside"]
     table = rules.table("tactical.broadside")
-    assert qr.odds_by_values(table, rules, wanted) == tuple(range(1, 11))
-    by_value = dict(qr.odds_by_value(table, rules, wanted) or [])
+    assert qr_tables.odds_by_values(table, rules, wanted) == tuple(range(1, 11))
+    by_value = dict(qr_tables.odds_by_value(table, rules, wanted) or [])
     # rows: 5 or less, 6-9, 10-13, 14 or more; the roll is 1D10 + Cannon
     tenth = Fraction(1, 10)
     assert by_value[1] == [4 * tenth, 4 * tenth, 2 * tenth, 0]  # 2..11
@@ -181,16 +186,16 @@ def unchecked_rules(path: Path, monkeypatch: pytest.MonkeyPatch) -> Rules:
 def test_odds_by_reads_the_rules_it_is_given(
     rules: Rules, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    wanted = qr.OddsBy(("broadside-modifiers", "distance"), "Spaces over 2", values=(0, 2))
+    wanted = qr_spec.OddsBy(("broadside-modifiers", "distance"), "Spaces over 2", values=(0, 2))
     table = rules.table("tactical.broadside")
     # -1 per space: 1D10 - 2 is 5 or less on 1-7
-    assert qr.odds_by_value(table, rules, wanted) == [
+    assert qr_tables.odds_by_value(table, rules, wanted) == [
         (0, [Fraction(5, 10), Fraction(4, 10), Fraction(1, 10), Fraction(0)]),
         (2, [Fraction(7, 10), Fraction(3, 10), Fraction(0), Fraction(0)]),
     ]
-    assert qr.odds_by_value(rules.table("tactical.ship-types"), rules, wanted) is None
-    unknown = qr.OddsBy(("broadside-modifiers", "mermaids"), "Mermaids", values=(1,))
-    assert qr.odds_by_value(table, rules, unknown) is None
+    assert qr_tables.odds_by_value(rules.table("tactical.ship-types"), rules, wanted) is None
+    unknown = qr_spec.OddsBy(("broadside-modifiers", "mermaids"), "Mermaids", values=(1,))
+    assert qr_tables.odds_by_value(table, rules, unknown) is None
     # a house file whose modifiers lack the one named prints the bare dice's odds
     path = tmp_path / "club.yaml"
     path.write_text(CLUB_BROADSIDE_MODIFIERS, encoding="utf-8")
@@ -210,7 +215,7 @@ def test_odds_by_reads_the_rules_it_is_given(
 )
 def test_odds_by_spec_is_checked(raw: dict[str, Any], message: str) -> None:
     with pytest.raises(SpecError, match=message):
-        qr._odds_by(raw, "specs/x.yaml: quick-reference: odds_by: t")
+        qr_spec._odds_by(raw, "specs/x.yaml: quick-reference: odds_by: t")
 
 
 def test_odds_by_names_modifiers_and_tables_that_exist(rules: Rules) -> None:
@@ -222,7 +227,7 @@ def test_odds_by_names_modifiers_and_tables_that_exist(rules: Rules) -> None:
     assert entries
     for ruleset, key, wanted in entries:
         table = rules.table(f"{ruleset}.{key}")
-        assert qr.odds_by_value(table, rules, wanted), key
+        assert qr_tables.odds_by_value(table, rules, wanted), key
         rules.table(f"{ruleset}.{wanted.modifier[0]}").modifier(wanted.modifier[1])
         for source in (wanted.source, *wanted.plus) if wanted.source else ():
             rules.table(f"{ruleset}.{source}")
@@ -261,7 +266,9 @@ def test_a_note_every_line_of_a_group_shares_is_printed_once(rules: Rules) -> No
 def test_percent() -> None:
     from fractions import Fraction
 
-    assert [qr.percent(Fraction(n, d)) for n, d in [(1, 2), (1, 6), (1, 36), (1, 216), (0, 1)]] == [
+    assert [
+        qr_tables.percent(Fraction(n, d)) for n, d in [(1, 2), (1, 6), (1, 36), (1, 216), (0, 1)]
+    ] == [
         "50%",
         "17%",
         "2.8%",
@@ -282,7 +289,7 @@ def test_house_tables_are_tagged_and_listed(rules: Rules, ruleset: str) -> None:
     assert tagged == {t.id for t in house if t.key in played}
     assert sheet["house"] == bool(tagged)
     notes = gm_notes.context(rules, None, "a4", ruleset)
-    assert [h["title"] for h in notes["house"]] == [qr.short_title(t) for t in house]
+    assert [h["title"] for h in notes["house"]] == [table_title(t) for t in house]
     assert all(h["why"] for h in notes["house"])
 
 
@@ -307,9 +314,7 @@ def test_quick_reference(rules: Rules, ruleset: str, paper: str, mono: bool) -> 
     for section in qr.layout_of(ruleset).sections:
         printed = gm_content if section.gm else content
         missing = [
-            key
-            for key in section.tables
-            if squeeze(qr.short_title(chosen.tables[key])) not in printed
+            key for key in section.tables if squeeze(table_title(chosen.tables[key])) not in printed
         ]
         assert missing == [], section.title
     for sample in SAMPLES[ruleset]:
@@ -436,9 +441,9 @@ def test_fitted_size_keeps_a_well_filled_sheet() -> None:
         asked.append(size)
         return (2, 0.7)
 
-    assert qr.fitted_size(measure, 8.0) == 8.0
+    assert qr_size.fitted_size(measure, 8.0) == 8.0
     assert asked == [8.0]
-    assert qr.fitted_size(lambda size: (1, 0.2), 8.0) == 8.0  # one page: nothing to save
+    assert qr_size.fitted_size(lambda size: (1, 0.2), 8.0) == 8.0  # one page: nothing to save
 
 
 def test_fitted_size_saves_a_mostly_empty_page() -> None:
@@ -449,7 +454,7 @@ def test_fitted_size_saves_a_mostly_empty_page() -> None:
         content = 1.15 * (size / 8.0) ** 2
         return math.ceil(content), content - math.floor(content) or 1.0
 
-    assert qr.fitted_size(measure, 8.0) == 7.25  # 0.94 of a page; 7.5 pt takes 1.01
+    assert qr_size.fitted_size(measure, 8.0) == 7.25  # 0.94 of a page; 7.5 pt takes 1.01
 
 
 def test_fitted_size_fills_a_page_it_cannot_save() -> None:
@@ -460,8 +465,8 @@ def test_fitted_size_fills_a_page_it_cannot_save() -> None:
         content = 1.2 * (size / 7.0) ** 2  # 1.2 pages at 7 pt, 1.57 at 8 pt
         return math.ceil(content), content - math.floor(content) or 1.0
 
-    assert qr.fitted_size(measure, 7.0) == 9.0  # 1.98 pages
-    assert qr.fitted_size(lambda size: (2 if size < 8.6 else 3, 0.1), 8.0) == 8.5
+    assert qr_size.fitted_size(measure, 7.0) == 9.0  # 1.98 pages
+    assert qr_size.fitted_size(lambda size: (2 if size < 8.6 else 3, 0.1), 8.0) == 8.5
 
 
 def test_a_key_printed_as_a_table_is_not_printed_again_under_another(rules: Rules) -> None:
@@ -492,10 +497,14 @@ def test_number_columns_are_marked_and_headings_capitalised(rules: Rules) -> Non
     assert (wind["numeric"], wind["aligns"]) == (True, [False, True, True])
     crew = qr.block(rules.table("impulse.crew-status"))
     assert crew["heads"] == ["Position", "Effect"] and crew["aligns"] == [True, False]
-    assert qr.is_number("+2") and qr.is_number("1-5") and qr.is_number("14+")
-    assert qr.is_number(">21") and qr.is_number("17%") and qr.is_number("—")
-    assert not qr.is_number("Calm") and not qr.is_number("2H2R2C") and not qr.is_number("N")
-    assert qr.heading("from°") == "From°" and qr.heading("1D10") == "1D10"
+    assert qr_tables.is_number("+2") and qr_tables.is_number("1-5") and qr_tables.is_number("14+")
+    assert qr_tables.is_number(">21") and qr_tables.is_number("17%") and qr_tables.is_number("—")
+    assert (
+        not qr_tables.is_number("Calm")
+        and not qr_tables.is_number("2H2R2C")
+        and not qr_tables.is_number("N")
+    )
+    assert qr_tables.heading("from°") == "From°" and qr_tables.heading("1D10") == "1D10"
     page = sheet_html("quick-reference", rules, ruleset="tactical", paper="a4")
     assert '<th class="n">From°</th>' in page
     assert "<th>Odds</th>" in sheet_html("quick-reference", rules, ruleset="flob", paper="a4")
@@ -545,7 +554,7 @@ def test_pages_are_filled_numbered_and_headed_in_whole_words(
     top, bottom = 7 * MM, 10 * MM  # the page margins: the footer is in the bottom one
     last = [r for r in runs(reader.pages[-1]) if r.y < height - bottom]
     lowest = max(r.y for r in last)
-    assert (lowest - top) / (height - top - bottom) >= qr.GOOD_FILL, (ruleset, paper, lowest)
+    assert (lowest - top) / (height - top - bottom) >= qr_size.GOOD_FILL, (ruleset, paper, lowest)
     for number, page in enumerate(reader.pages, start=1):
         assert f"Page {number} of {count}" in page_text(page)
     document = layout_sheet("quick-reference", rules, ruleset=ruleset, paper=paper, mono=mono)
@@ -628,3 +637,10 @@ def test_the_checks_find_what_the_review_found() -> None:
     assert _small_letter("left hand") and _small_letter("• counterattack at +1")
     assert _small_letter("– “actions are normal or long")
     assert not _small_letter("• Counterattack at +1") and not _small_letter("1D10")
+
+
+def test_the_body_sizes_key_follows_every_module_of_the_sheet() -> None:
+    """A size found is kept under the source of the quick reference's modules: a change to
+    how its tables are laid out or its spec read finds the size again."""
+    used = set(drawing_modules(qr_size.QUICK_REFERENCE))
+    assert {qr.__name__, qr_size.__name__, qr_spec.__name__, qr_tables.__name__} <= used

@@ -78,7 +78,7 @@ def check_roster(rules: Rules, reader: PdfReader, scenario: dict[str, Any], pape
                 assert squeeze(value) in squeeze(content), value
     assert "Strength, for comparing the sides:" in content
     # the house tables named on the sheet itself: the players do not hold the GM's notes
-    titles = [rules.table(t).title.removesuffix(" (house table)") for t in scenario["house_tables"]]
+    titles = [rules.table(t).title for t in scenario["house_tables"]]
     assert squeeze(f"House tables used: {', '.join(titles)}.") in squeeze(content)
     assert "Notes for the GM" not in content and "(house table)" not in content
     # "Page N of M", the style of every kind

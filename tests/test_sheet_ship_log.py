@@ -22,8 +22,24 @@ from generator.generate import impulse as impulse_gen
 from generator.generate import tactical as tactical_gen
 from generator.generate.scenario import dump, read_scenario, roll_scenario
 from generator.loading import Rules
-from generator.render.draw import LEADING, PAPER_MM, Drawing, text_width_mm
+from generator.render import draw
+from generator.render.draw import LEADING, Drawing, text_width_mm
 from generator.render.kinds import ship_log
+from generator.render.kinds.ship_log import body as log_body
+from generator.render.kinds.ship_log.items import (
+    SHIP_MARK_LEVEL,
+    Band,
+    Bookmark,
+    CrossBox,
+    Frame,
+    Item,
+    Items,
+    Text,
+    TrackMark,
+    TurnField,
+    WriteBox,
+)
+from generator.render.paper import get_paper
 from generator.render.sheets import draw_sheet, page_boxes, render_sheet
 from generator.ruleset import logcard
 from generator.ruleset.logcard import Checks, Choice, LogCard, Table, TextCell, Track, Tracks
@@ -60,13 +76,13 @@ HEADING = "— ship’s log"
 def planned(context: dict[str, Any]) -> dict[str, tuple[int, tuple[float, float, float, float]]]:
     """Return every form field the context plans: its page and its rectangle, in mm from
     the page's bottom-left as pypdf reads a widget's."""
-    height = PAPER_MM[context["paper"]][1]
+    height = get_paper(context["paper"]).height_mm
     found = {}
     for number, page in enumerate(context["pages"]):
         for item in page["items"]:
-            name = item.get("field") or item.get("name")
-            if item["k"] in ("box", "write", "field") and name:
-                x, y, w, h = item["x"], item["y"], item["w"], item["h"]
+            if isinstance(item, CrossBox | WriteBox | TurnField):
+                name = item.name if isinstance(item, TurnField) else item.field
+                x, y, w, h = item.x, item.y, item.w, item.h
                 found[name] = (number, (x, height - y - h, x + w, height - y))
     return found
 
@@ -362,37 +378,35 @@ def test_every_page_is_filled_and_every_item_stays_in_its_log(rules: Rules, rule
             bottom = page_boxes("ship-log", paper)["art"][3]
             for page in context["pages"]:
                 frames = [
-                    i for i in page["items"] if i["k"] == "frame" and i["pt"] == ship_log.BORDER_PT
+                    i for i in page["items"] if isinstance(i, Frame) and i.pt == ship_log.BORDER_PT
                 ]
                 assert frames
-                last = max(f["y"] + f["h"] for f in frames)
+                last = max(f.y + f.h for f in frames)
                 assert bottom - ship_log.LOG_ROW_MM - 0.01 <= last <= bottom + 0.01
                 rows: dict[float, set[float]] = {}
                 for frame in frames:
-                    rows.setdefault(round(frame["y"], 3), set()).add(round(frame["h"], 3))
+                    rows.setdefault(round(frame.y, 3), set()).add(round(frame.h, 3))
                 assert all(len(heights) == 1 for heights in rows.values())
                 check_items_inside(page["items"])
 
 
-def check_items_inside(items: list[dict[str, Any]]) -> None:
-    frame: dict[str, Any] | None = None
+def check_items_inside(items: list[Item]) -> None:
+    frame: Frame | None = None
     for item in items:
-        if item["k"] == "frame" and item["pt"] == ship_log.BORDER_PT:
+        if isinstance(item, Frame) and item.pt == ship_log.BORDER_PT:
             frame = item
             continue
-        if item["k"] == "text":
-            for line in item["lines"]:
-                assert text_width_mm(line, item["font"], item["size"]) <= item["w"] + 0.05, line
-            if item["size"] < 7.0:
-                raise AssertionError(f"text under 7 pt: {item['lines']}")
-        if frame is None or item["k"] in ("bookmark", "mark"):
-            continue
-        height = item.get("h", 0.0)
-        if item["k"] == "text":
-            height = len(item["lines"]) * item["size"] * LEADING / MM
-        right, foot = item["x"] + item.get("w", 0.0), item["y"] + height
-        assert frame["x"] - 0.01 <= item["x"] and right <= frame["x"] + frame["w"] + 0.01, item
-        assert frame["y"] - 0.01 <= item["y"] and foot <= frame["y"] + frame["h"] + 0.01, item
+        if isinstance(item, Text):
+            for line in item.lines:
+                assert text_width_mm(line, item.font, item.size) <= item.w + 0.05, line
+            if item.size < 7.0:
+                raise AssertionError(f"text under 7 pt: {item.lines}")
+        if frame is None or isinstance(item, TrackMark | Bookmark):
+            continue  # a point, not a box
+        height = len(item.lines) * item.size * LEADING / MM if isinstance(item, Text) else item.h
+        right, foot = item.x + item.w, item.y + height
+        assert frame.x - 0.01 <= item.x and right <= frame.x + frame.w + 0.01, item
+        assert frame.y - 0.01 <= item.y and foot <= frame.y + frame.h + 0.01, item
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -402,10 +416,10 @@ def test_the_ratings_stand_in_one_column(rules: Rules, ruleset: str) -> None:
     for data in (roll_scenario(rules, ruleset, BIGGEST[ruleset]), None):
         context = ship_log.context(rules, data, "a4", ruleset)
         boxes = {
-            item["field"]: item
+            item.field: item
             for page in context["pages"]
             for item in page["items"]
-            if item["k"] == "box"
+            if isinstance(item, CrossBox)
         }
         for side in context["sides"]:
             for card in side["logs"]:
@@ -416,7 +430,7 @@ def test_the_ratings_stand_in_one_column(rules: Rules, ruleset: str) -> None:
                     for track in section.rows:
                         if track.boxes:
                             first = boxes[track.boxes[0]]
-                            starts.setdefault(bool(section.group), set()).add(round(first["x"], 2))
+                            starts.setdefault(bool(section.group), set()).add(round(first.x, 2))
                 # the pair rows' left column and the full rows share the column
                 assert all(len(xs) == 1 for xs in starts.values()), (card.name, starts)
 
@@ -426,19 +440,19 @@ def test_a_long_row_breaks_into_lines_with_its_half_mark(rules: Rules) -> None:
     four lines, the boxes in order, the mark between the 37th and the 38th box."""
     log = logcard.Log("x", "Ship")
     track = log.track("Hull HP", 74, 740, half_after=37, sub="10 a box")
-    out = ship_log.Items()
+    out = Items()
     label = 27.0
-    bottom = ship_log._track(out, track, 0.0, label + 22 * ship_log.PITCH_MM, 0.0, label, 8.0)
-    boxes = [item for item in out.items if item["k"] == "box"]
-    assert tuple(b["field"] for b in boxes) == track.boxes
-    lines = sorted({b["y"] for b in boxes})
-    assert lines == [0.0, 6.0, 12.0, 18.0] and bottom >= 18.0 + ship_log.ROW_MM
-    assert all(label <= b["x"] and b["x"] + 5.0 <= label + 22 * 5.5 for b in boxes)
-    (mark,) = [item for item in out.items if item["k"] == "mark"]
+    bottom = log_body._track(out, track, 0.0, label + 22 * log_body.PITCH_MM, 0.0, label, 8.0)
+    boxes = [item for item in out.items if isinstance(item, CrossBox)]
+    assert tuple(b.field for b in boxes) == track.boxes
+    lines = sorted({b.y for b in boxes})
+    assert lines == [0.0, 6.0, 12.0, 18.0] and bottom >= 18.0 + log_body.ROW_MM
+    assert all(label <= b.x and b.x + 5.0 <= label + 22 * 5.5 for b in boxes)
+    (mark,) = [item for item in out.items if isinstance(item, TrackMark)]
     before, after = boxes[36], boxes[37]
-    assert mark["mark"] == "half" and mark["y"] == before["y"] == after["y"]
-    assert before["x"] + 5.0 < mark["x"] < after["x"]
-    assert after["x"] - before["x"] == pytest.approx(5.0 + ship_log.HALF_MM)
+    assert mark.half and mark.y == before.y == after.y
+    assert before.x + 5.0 < mark.x < after.x
+    assert after.x - before.x == pytest.approx(5.0 + log_body.HALF_MM)
 
 
 def test_no_table_ids_or_program_values_on_the_logs(rules: Rules) -> None:
@@ -466,8 +480,8 @@ REMARKS = (
 )
 
 
-def _writes(page: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {item["field"]: item for item in page["items"] if item["k"] == "write"}
+def _writes(page: dict[str, Any]) -> dict[str, WriteBox]:
+    return {item.field: item for item in page["items"] if isinstance(item, WriteBox)}
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -479,29 +493,31 @@ def test_a_blank_logs_labels_stand_left_of_their_boxes(rules: Rules, ruleset: st
         context = ship_log.context(rules, None, paper, ruleset)
         (page,) = context["pages"]
         writes = _writes(page)
-        texts = [item for item in page["items"] if item["k"] == "text"]
-        bands = [item for item in page["items"] if item["k"] == "band"]
+        texts = [item for item in page["items"] if isinstance(item, Text)]
+        bands = [item for item in page["items"] if isinstance(item, Band)]
         for card in cards(context):
             entries = (*card.heads, *card.facts, *card.figures)
             assert entries
             for entry in entries:
                 box = writes[entry.field]
-                (label,) = [t for t in texts if t["lines"] == [entry.label]
-                            and abs(t["y"] - box["y"]) < box["h"] and t["x"] < box["x"]
-                            and abs(t["x"] + t["w"] - box["x"]) < 2.0]  # fmt: skip
-                assert box["y"] <= label["y"] < box["y"] + box["h"], entry.label
+                (label,) = [t for t in texts if t.lines == (entry.label,)
+                            and abs(t.y - box.y) < box.h and t.x < box.x
+                            and abs(t.x + t.w - box.x) < 2.0]  # fmt: skip
+                assert box.y <= label.y < box.y + box.h, entry.label
             for figure in card.figures:
                 box = writes[figure.field]
                 assert any(
-                    b["x"] <= box["x"] and box["x"] + box["w"] <= b["x"] + b["w"]
-                    and b["y"] <= box["y"] and box["y"] + box["h"] <= b["y"] + b["h"]
+                    b.x <= box.x and box.x + box.w <= b.x + b.w
+                    and b.y <= box.y and box.y + box.h <= b.y + b.h
                     for b in bands
                 ), figure.label  # fmt: skip
 
 
-def _turn_rows(page_items: list[dict[str, Any]], prefix: str) -> int:
+def _turn_rows(page_items: list[Item], prefix: str) -> int:
     turn = re.compile(rf"{re.escape(prefix)}_log_\d+_turn")
-    return sum(1 for item in page_items if item["k"] == "field" and turn.fullmatch(item["name"]))
+    return sum(
+        1 for item in page_items if isinstance(item, TurnField) and turn.fullmatch(item.name)
+    )
 
 
 @pytest.mark.parametrize(
@@ -549,7 +565,7 @@ def test_the_house_tables_are_named_on_the_log(rules: Rules) -> None:
     on the page itself: the briefing and the Notes for the GM are not the players'."""
     scenario = roll_scenario(rules, "flob", 3)
     content = " ".join(flat(read(render_sheet("ship-log", rules, data=scenario))).split())
-    titles = [rules.table(t).title.removesuffix(" (house table)") for t in scenario["house_tables"]]
+    titles = [rules.table(t).title for t in scenario["house_tables"]]
     assert len(titles) >= 3
     assert f"House tables used: {', '.join(titles)}." in content
     assert "Squadron Composition" in titles and "(house table)" not in content
@@ -563,20 +579,20 @@ def test_each_ship_is_bookmarked_under_her_sides_log(rules: Rules) -> None:
     draw_sheet(drawing, "ship-log", rules, data=scenario, bookmarks=(("Ship's log", 2),))
     names = [ship["name"] for side in scenario["sides"] for ship in side["ships"]]
     assert [(m.label, m.level) for m in drawing.marks] == [("Ship's log", 2)] + [
-        (name, ship_log.SHIP_MARK_LEVEL) for name in names
+        (name, SHIP_MARK_LEVEL) for name in names
     ]
     context = ship_log.context(rules, scenario, "a4", "flob")
     tops = [
-        (number, item["y"])
+        (number, item.y)
         for number, page in enumerate(context["pages"])
         for item in page["items"]
-        if item["k"] == "frame" and item["pt"] == ship_log.BORDER_PT
+        if isinstance(item, Frame) and item.pt == ship_log.BORDER_PT
     ]
-    height = PAPER_MM["a4"][1]
+    height = get_paper("a4").height_mm
     for mark, (number, top) in zip(drawing.marks[1:], tops, strict=True):
         assert mark.page == number
         assert mark.top_pt == pytest.approx((height - top - ship_log.PAD_MM) * MM)
-    assert ship_log.SHIP_MARK_LEVEL == 3
+    assert SHIP_MARK_LEVEL == 3
 
 
 # ---------------------------------------------------------------- what the logs hold
@@ -913,3 +929,18 @@ def test_the_boarding_rating_and_the_boarding_roll_are_told_apart(rules: Rules, 
     content = flat(read(render_sheet("ship-log", rules, data=scenario, paper=paper)))
     ships = sum(len(side["ships"]) for side in scenario["sides"])
     assert len(re.findall(r"Boarding action (1D6[+-]\d+|cannot board)", content)) == ships
+
+
+def test_the_cache_key_follows_the_logs_helper_modules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blank log's cached PDF is keyed by the code that draws it: the items, the body's
+    layout and the painting as much as the package's own module."""
+    kind = "generator.render.kinds.ship_log"
+    helpers = {f"{kind}.{part}" for part in ("items", "body", "paint")}
+    assert helpers <= set(draw.drawing_modules(kind))
+    before = draw.source_fingerprint(kind)
+    source = draw.module_source
+    for helper in sorted(helpers):
+        monkeypatch.setattr(
+            draw, "module_source", lambda name, h=helper: source(name) + b"#" * (name == h)
+        )
+        assert draw.source_fingerprint(kind) != before, helper

@@ -10,12 +10,10 @@ from typing import Any
 
 from generator.app.requests import Listener
 from generator.errors import InputError
-from generator.generate.base import get_generator
-from generator.generate.scenario import Order, balance_warning, fielded_navies
-from generator.loading import Rules
+from generator.generate.scenario import Order
 from generator.output import check_target
+from generator.ruleset.scenario import balance_warning
 from generator.schema import TITLE_LENGTH
-from generator.suggest import unknown
 
 
 def words(text: str | None) -> tuple[str, ...]:
@@ -37,30 +35,6 @@ def read_order(
 ) -> Order:
     """Return the order typed as ``--ships 3,4 --navies british,french --year Y``."""
     return Order(_numbers("--ships", ships), words(navies), year, balanced)
-
-
-def check_navies(
-    rules: Rules, ruleset: str, navies: Sequence[str], year: int | None, option: str
-) -> None:
-    """Refuse a navy the ruleset does not field, naming `option` as it was typed, with the
-    nearest navy it does field (`check_order` checks the rest of the order, and refuses a
-    navy too, in words that cannot name the option: the ones said here come first)."""
-    gen = get_generator(ruleset)
-    if gen.units != "ships" or not navies:
-        return
-    if year is not None:
-        low, high = gen.years(rules)
-        if not low <= year <= high:
-            return  # `check_order` refuses the year first
-    every = fielded_navies(rules, gen, None)
-    can = every if year is None else fielded_navies(rules, gen, year)
-    when = f" in {year}" if year is not None else ""
-    for navy in navies:
-        if navy in every and navy not in can:
-            raise InputError(f"{option} {navy}: {ruleset} fields {', '.join(can)}{when}")
-        if navy not in can:
-            listing = f"{ruleset} fields{when}"
-            raise InputError(f"{option}: {unknown('navy', navy, can, listing=listing)}")
 
 
 def check_title(title: str | None) -> None:

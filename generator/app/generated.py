@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from generator.app.checks import check_navies, check_output, read_order, say_uneven
+from generator.app.checks import check_output, read_order, say_uneven
 from generator.app.inputs import (
     CHARACTER_FILE,
     FLEET_FILE,
@@ -80,7 +80,6 @@ def make_scenario(request: ScenarioRequest, listener: Listener = QUIET) -> Gener
     ruleset = request.ruleset
     check_ruleset(rules, ruleset)
     order = read_order(request.ships, request.navies, request.year, request.balanced)
-    check_navies(rules, ruleset, order.navies, request.year, "--navies")
     scenarios.check_order(rules, ruleset, order)
     if request.from_file is not None and (request.sides or request.seed is not None):
         raise InputError("--from: the scenario is read from the file; no --seed or --side")
@@ -126,8 +125,7 @@ def make_fleet(request: FleetRequest, listener: Listener = QUIET) -> Generated:
         )
     ships = None if request.ships is None else str(request.ships)
     order = read_order(ships, request.navy, request.year, balanced=False)
-    check_navies(rules, ruleset, order.navies, request.year, "--navy")
-    scenarios.check_order(rules, ruleset, order)
+    scenarios.check_order(rules, ruleset, order, "--navy")
     if request.from_file is not None and _asked_to_roll(request):
         raise InputError(
             "--from: the fleet is read from the file; no --seed, --ships, --navy or --year"

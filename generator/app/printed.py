@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from generator.app.checks import (
-    check_navies,
     check_output,
     check_title,
     read_order,
@@ -28,10 +27,13 @@ from generator.app.requests import QUIET, BatchRequest, Listener, PacketRequest,
 from generator.errors import InputError
 from generator.generate import scenario as scenarios
 from generator.generate.base import get_generator
+from generator.generate.common import ROMAN
 from generator.loading import Rules
 from generator.output import check_target, write_atomic
 from generator.pdf import batch, packet
 from generator.render import sheets
+from generator.render.paper import get_paper
+from generator.ruleset.scenario import ROLLS_AGAIN
 from generator.rulesets import default_ruleset
 
 #: the folder a PDF is written to when no ``-o`` names the file
@@ -65,6 +67,18 @@ class PdfFile:
     name: Path
     pdf: bytes
     side: str | None = None
+
+
+# --- what the sheets are told ----------------------------------------------------------
+
+
+def told(rules: Rules, scenario: dict[str, Any], *, rolled: bool) -> dict[str, Any]:
+    """Return `scenario` as the sheets are given it: with whether its seed rolls it again
+    (`ROLLS_AGAIN`, which the briefing says). One `rolled` here from its seed and the
+    options it records does, by how it was made; one read from a file does only if
+    rolling its seed with its options makes it again as it is (`rolls_again`)."""
+    again = rolled or scenarios.rolls_again(rules, scenario)
+    return {**scenario, ROLLS_AGAIN: again}
 
 
 # --- packets ------------------------------------------------------------------------------
@@ -113,13 +127,13 @@ def _plan_packet(request: PacketRequest, listener: Listener) -> _Planned:
     else:
         ruleset = ruleset or default_ruleset()
         order = read_order(request.ships, request.navies, request.year, request.balanced)
-        check_navies(rules, ruleset, order.navies, request.year, "--navies")
         scenarios.check_order(rules, ruleset, order)
         check_output(request.output, request.force, "pdf", (request.rules_file,))
         scenario = roll_scenario(rules, ruleset, request.seed, order, listener)
     say_uneven(scenario, listener)
     if request.title is not None:
         scenario["title"] = request.title.strip()
+    scenario = told(rules, scenario, rolled=request.from_file is None)
     printing = request.printing
     name = output_name("packet", ruleset, scenario["seed"], paper, printing.mono, printing.fillable)
     target = request.output or OUTPUT_FOLDER / name
@@ -212,15 +226,20 @@ def sheet_data(
     if sheet.data == "scenario":
         if from_file is not None:
             if sheet.kind not in FLEET_KINDS:
-                return scenarios.read_scenario(from_file, rules, ruleset)
-            kind, found = scenarios.read_generated(from_file, rules, ("scenario", "fleet"), ruleset)
-            return fleet_as_scenario(found) if kind == "fleet" else found
+                found = scenarios.read_scenario(from_file, rules, ruleset)
+            else:
+                kind, found = scenarios.read_generated(
+                    from_file, rules, ("scenario", "fleet"), ruleset
+                )
+                found = fleet_as_scenario(found) if kind == "fleet" else found
+            return told(rules, found, rolled=False)
         if seed is None:
             return None
         if ruleset is None:
             raise InputError(f"--ruleset: which ruleset's scenario? ({', '.join(sheet.rulesets)})")
         # the same scenario 'quartermaster packet RULESET --seed N' prints: balanced
-        return scenarios.roll_scenario(rules, ruleset, seed, scenarios.Order())
+        rolled = scenarios.roll_scenario(rules, ruleset, seed, scenarios.Order())
+        return told(rules, rolled, rolled=True)
     if from_file is not None or seed is not None:
         raise InputError(f"the {sheet.kind} sheet is the same for every game: no --from or --seed")
     return None
@@ -244,9 +263,7 @@ def _plan_sheet(request: SheetRequest) -> _Sheet:
         raise InputError(
             f"--ruleset {ruleset}: the {kind} sheet serves {', '.join(sheet.rulesets)}"
         )
-    paper = printing.paper.lower()
-    if paper not in sheets.PAPERS:
-        raise InputError(f"--paper {printing.paper}: choose a4 or letter")
+    paper = get_paper(printing.paper).name
     if sheet.data == "character":
         takes = CHARACTER_FILE
     elif kind in FLEET_KINDS:
@@ -292,6 +309,33 @@ def write_sheet(request: SheetRequest) -> PdfFile:
 # --- batches ------------------------------------------------------------------------------
 
 
+def batch_order(options: batch.BatchOptions) -> scenarios.Order:
+    """Return the order every scenario of the batch is rolled by."""
+    return scenarios.Order(options.ships, options.navies, options.year, options.balanced)
+
+
+def batch_plan(rules: Rules, options: batch.BatchOptions) -> list[dict[str, Any]]:
+    """Roll every scenario of the batch, in order, and give each a title no earlier one
+    has ("Action off Ushant II" after "Action off Ushant"); return them as the sheets are
+    given them (`told`). The same options give the same scenarios and titles, so a resumed
+    batch matches the one it finishes."""
+    order = batch_order(options)
+    taken: set[str] = set()
+    planned = []
+    for index, seed in enumerate(batch.batch_seeds(options.seed, options.count)):
+        scenario = scenarios.roll_scenario(rules, options.ruleset(index), seed, order)
+        title = str(scenario["title"])
+        if title in taken:
+            title = next(
+                (f"{title} {r}" for r in ROMAN if f"{title} {r}" not in taken),
+                f"{title} ({index + 1})",
+            )
+            scenario["title"] = title
+        taken.add(title)
+        planned.append(told(rules, scenario, rolled=True))
+    return planned
+
+
 def make_batch(request: BatchRequest, listener: Listener = QUIET) -> dict[str, Any]:
     """Make (or, with `resume`, finish) a convention batch in its folder; return its
     manifest (every packet with its file, seed, pages and title)."""
@@ -304,7 +348,6 @@ def make_batch(request: BatchRequest, listener: Listener = QUIET) -> dict[str, A
         check_ruleset(rules, ruleset)
     order = read_order(request.ships, request.navies, request.year, request.balanced)
     for ruleset in chosen:
-        check_navies(rules, ruleset, order.navies, request.year, "--navies")
         scenarios.check_order(rules, ruleset, order)
     seed = request.seed
     if seed is None and request.resume:
@@ -332,6 +375,7 @@ def make_batch(request: BatchRequest, listener: Listener = QUIET) -> dict[str, A
     return batch.run_batch(
         request.output,
         options,
+        scenarios=lambda: batch_plan(rules, options),
         jobs=request.jobs,
         resume=request.resume,
         progress=listener.progress,

@@ -10,10 +10,11 @@ from typing import Any, ClassVar
 from generator.errors import InputError, QuartermasterError
 from generator.generate.common import Names
 from generator.loading import Rules
-from generator.ruleset import contract
+from generator.ruleset import Officer, contract
 from generator.ruleset import register as register_implementation
 from generator.ruleset.logcard import Log
 from generator.ruleset.navies import FLAGS_OF_CONVENIENCE, year_span
+from generator.schema.assembly import RulesetSchema, register_schema
 
 
 class RulesetGenerator(ABC):
@@ -24,10 +25,16 @@ class RulesetGenerator(ABC):
     units: ClassVar[str] = "ships"
     # one of them, in words ("ship", "duellist")
     unit_word: ClassVar[str] = "ship"
+    # whether they are people, each with a card of their own on the briefing (a duel's
+    # duellists), rather than ships
+    people: ClassVar[bool] = False
     # how a side's strength is measured for --balanced, in words for the sheet and README
     strength_measure: ClassVar[str]
     # data tables marked house: true that this generator rolls on
     house_tables: ClassVar[tuple[str, ...]] = ()
+    # the file format of its fleets and scenarios, where the ruleset declares it here
+    # rather than in its own module of generator.schema (registered with the generator)
+    schema: ClassVar[RulesetSchema | None] = None
     # the unit fields a terminal summary shows (None: every plain field)
     summary_fields: ClassVar[tuple[str, ...] | None] = None
     # whether a scenario is set in a year (rolled first when not asked, so that ship names,
@@ -94,6 +101,10 @@ class RulesetGenerator(ABC):
         """Return the notes printed under a page of this ruleset's ship's logs."""
         return []
 
+    def officers(self, unit: dict[str, Any]) -> list[Officer]:
+        """Return the people aboard `unit` with sheets of their own in a packet: none."""
+        return []
+
     def roll_character(self, rules: Rules, seed: int) -> dict[str, Any]:
         """Return one person rolled from `seed`, for a ruleset whose units are people."""
         raise InputError(f"{self.ruleset} has no characters of its own")
@@ -104,8 +115,11 @@ class RulesetGenerator(ABC):
 
 
 def register(cls: type[RulesetGenerator]) -> type[RulesetGenerator]:
-    """Class decorator: make a ruleset's generator available (`generator.ruleset.contract`)."""
+    """Class decorator: make a ruleset's generator available (`generator.ruleset.contract`),
+    and the schema it declares (`generator.schema.schema_for`)."""
     register_implementation(cls())
+    if cls.schema is not None:
+        register_schema(cls.schema)
     return cls
 
 

@@ -147,13 +147,10 @@ class Names:
         return self._unique(given, lambda first: f"{first} {surname}")
 
     def nationality_for(self, navy: str) -> str:
-        """Return the people list that crews a navy (same id, else a neighbour)."""
+        """Return the people list that crews a navy (data/names.yaml: its ``people``, else
+        its own id)."""
         assert self.rules.names is not None
-        people = self.rules.names.people
-        if navy in people:
-            return navy
-        fallback = {"venetian": "italian", "merchant": "british", "pirate": "british"}
-        return fallback.get(navy, sorted(people)[0])
+        return self.rules.names.people_of(navy)
 
 
 class Checker:

@@ -134,6 +134,7 @@ class DuelGenerator(RulesetGenerator):
     units = "characters"
     dated = False
     unit_word = "duellist"
+    people = True
     strength_measure = (
         "best weapon expertise + that weapon's bonus + hit points / 2 + Dexterity / 3 "
         "(a duellist's chance to hit, staying power and speed)"

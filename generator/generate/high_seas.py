@@ -20,6 +20,7 @@ from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Names, resolution, roll_on
 from generator.generate.duel import roll_person
 from generator.loading import Rules, thaw
+from generator.ruleset import Officer
 from generator.ruleset.high_seas import (
     BATTERIES,
     CANNON_MODS,
@@ -114,6 +115,14 @@ class HighSeasGenerator(RulesetGenerator):
 
     def side_name(self, names: Names, navy: str) -> str:
         return f"{names.navy_title(navy).split(' (')[0]} squadron"
+
+    def officers(self, unit: dict[str, Any]) -> list[Officer]:
+        """Return a ship's officers, each with a character sheet of their own in a packet
+        (the duel rules' duellists), named by post ("Captain Ann Bonny")."""
+        return [
+            Officer(officer, f"{officer.get('role', 'Officer')} {officer['name']}")
+            for officer in unit.get("officers", [])
+        ]
 
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None

@@ -21,6 +21,7 @@ from generator.generate.base import RulesetGenerator, get_generator
 from generator.generate.common import MAX_SHIPS, Checker, Names, pick
 from generator.loading import Rules
 from generator.schema import check_force, check_scenario
+from generator.suggest import unknown
 from generator.yamlfile import read_yaml
 
 BALANCE_TOLERANCE = 0.10
@@ -72,9 +73,15 @@ def fielded_navies(rules: Rules, gen: RulesetGenerator, year: int | None) -> lis
     return gen.navies(Names(rules, random.Random(0), year=year))
 
 
-def check_order(rules: Rules, ruleset: str, order: Order) -> None:
-    """Refuse, in one line naming the option, an order the ruleset cannot meet."""
+def check_order(rules: Rules, ruleset: str, order: Order, navy_option: str = "--navies") -> None:
+    """Refuse, in one line naming the option as typed, an order the ruleset cannot meet:
+    a navy it does not field first (`navy_option`: ``--navies``, or ``--navy`` for one
+    fleet), unless the year is one it is not played in; then the ships, the year and the
+    navies' number."""
     gen = get_generator(ruleset)
+    low, high = gen.years(rules)
+    if order.year is None or low <= order.year <= high:
+        _check_navies(rules, gen, order, navy_option)
     if order.ships and gen.units != "ships":
         raise InputError(
             f"--ships: a {ruleset} side is one {gen.unit_word}; --ships does not apply"
@@ -84,19 +91,27 @@ def check_order(rules: Rules, ruleset: str, order: Order) -> None:
     for count in order.ships:
         if not 1 <= count <= MAX_SHIPS:
             raise InputError(f"--ships {_joined(order.ships)}: from 1 to {MAX_SHIPS} a side")
-    if order.year is not None:
-        low, high = gen.years(rules)
-        if not low <= order.year <= high:
-            raise InputError(f"--year {order.year}: {ruleset} is played from {low} to {high}")
+    if order.year is not None and not low <= order.year <= high:
+        raise InputError(f"--year {order.year}: {ruleset} is played from {low} to {high}")
     if len(order.navies) > 2:
         raise InputError(f"--navies {_joined(order.navies)}: one navy, or two")
     can = fielded_navies(rules, gen, order.year)
-    when = f" in {order.year}" if order.year is not None else ""
-    for navy in order.navies:
-        if navy not in can:
-            raise InputError(f"--navies {navy}: {ruleset} fields {', '.join(can)}{when}")
     if len(order.navies) == 2 and order.navies[0] == order.navies[1] and len(can) > 1:
         raise InputError(f"--navies {_joined(order.navies)}: the two sides need two navies")
+
+
+def _check_navies(rules: Rules, gen: RulesetGenerator, order: Order, option: str) -> None:
+    """Refuse a navy `gen` does not field in the year asked, naming `option`: one it fields
+    in other years with those it fields in this one, any other with the nearest it fields."""
+    every = fielded_navies(rules, gen, None)
+    can = every if order.year is None else fielded_navies(rules, gen, order.year)
+    when = f" in {order.year}" if order.year is not None else ""
+    for navy in order.navies:
+        if navy in every and navy not in can:
+            raise InputError(f"{option} {navy}: {gen.ruleset} fields {', '.join(can)}{when}")
+        if navy not in can:
+            listing = f"{gen.ruleset} fields{when}"
+            raise InputError(f"{option}: {unknown('navy', navy, can, listing=listing)}")
 
 
 def _joined(values: tuple[object, ...]) -> str:
@@ -258,15 +273,6 @@ def _warn(scenario: dict[str, Any], why: str) -> None:
         f"Uneven sides: {first} has strength {one:g} and {second} {other:g}, more than "
         f"10 % apart; {why}."
     )
-
-
-def balance_warning(scenario: dict[str, Any]) -> str | None:
-    """Return the line saying a scenario's sides could not be balanced, or None."""
-    balance = scenario.get("balance")
-    if not isinstance(balance, dict):
-        return None
-    warning = balance.get("warning")
-    return warning if isinstance(warning, str) else None
 
 
 def balance_ratio(gen: RulesetGenerator, scenario: dict[str, Any]) -> float:

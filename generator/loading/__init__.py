@@ -58,7 +58,7 @@ def _read(path: Path, problems: Problems) -> YamlDoc | None:
 
 
 MIN_SHIP_NAMES = 12  # a fleet of twelve must never run out of names in any year
-_NAVY_KEYS = ("title", "years", "seas", "eras", "note", "ships")
+_NAVY_KEYS = ("title", "years", "seas", "eras", "people", "note", "ships")
 _Window = tuple[int | None, int | None]
 
 
@@ -372,6 +372,25 @@ def _build_wars(
     return wars
 
 
+def _check_navy_people(
+    doc: YamlDoc, navy: str, body: dict[str, Any], people: dict[str, Any], problems: Problems
+) -> None:
+    """Check that `navy`'s names are drawn from a people list: its ``people``, else the
+    list of its own id."""
+    if "people" in body:
+        named = body["people"]
+        if not isinstance(named, str) or named not in people:
+            what = unknown("people list", str(named), people, listing="people")
+            problems.add(doc, ("navies", navy, "people"), what)
+    elif navy not in people:
+        problems.add(
+            doc,
+            ("navies", navy),
+            f"'{navy}' has no people list of its own: say which crews it "
+            f"('people: ...', one of {', '.join(people)})",
+        )
+
+
 def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
     raw = doc.data
     if not isinstance(raw, dict):
@@ -431,6 +450,8 @@ def _build_names(doc: YamlDoc, problems: Problems) -> NameLists | None:
                         )
                     seen.add(str(name))
         sections["people"] = entries
+        for navy, body in sections.get("navies", {}).items():
+            _check_navy_people(doc, navy, body, entries, problems)
     places = _build_places(doc, raw.get("places"), vocabulary, problems)
     wars = _build_wars(doc, raw.get("wars"), facts.get("spans", {}), problems)
     if len(sections) < 2:

@@ -11,6 +11,7 @@ from typing import Any
 from generator.text import fold
 
 Cell = Any  # str | int | Mapping[str, Any], frozen
+HOUSE_MARK = "(house table)"  # what names a table as the project's own, after its title
 
 
 def _read_only(mapping: dict[Any, Any]) -> MappingProxyType[Any, Any]:
@@ -154,6 +155,13 @@ class Table:
     def id(self) -> str:
         return f"{self.ruleset}.{self.key}"
 
+    @property
+    def marked_title(self) -> str:
+        """The title as the terminal, the JSON and the resolvers' texts name the table: a
+        house table's with "(house table)" after it (``house: true`` says it, not the title).
+        A sheet prints the title alone (`generator.render.words.table_title`)."""
+        return f"{self.title} {HOUSE_MARK}" if self.house else self.title
+
     def cell(self, *indices: int) -> Cell:
         """Return the cell at one index per axis."""
         node: Any = self.cells
@@ -230,6 +238,11 @@ class NameLists:
                 if first <= year <= last:
                     return title
         return str(self.navies[navy]["title"])
+
+    def people_of(self, navy: str) -> str:
+        """Return the people list `navy`'s officers and crews are named from: its
+        ``people``, else its own id (the loader checks there is such a list)."""
+        return str(self.navies[navy].get("people", navy))
 
     def ship_names(self, navy: str, year: int | None = None) -> list[str]:
         """Return the ship names of `navy` that fit `year`, in file order."""

@@ -19,19 +19,18 @@ import random
 import shlex
 import signal
 import threading
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.errors import InputError, QuartermasterError
-from generator.generate.scenario import Order, roll_scenario
-from generator.loading import Rules, load_rules
+from generator.loading import load_rules
 from generator.output import check_folder, check_target, ensure_dir, write_atomic
 from generator.pdf import packet
+from generator.render.paper import get_paper
 from generator.render.pdf import html_to_pdf
-from generator.render.sheets import PAPERS
 from generator.render.templating import render_html
 
 MANIFEST = "manifest.json"
@@ -43,8 +42,9 @@ class BatchOptions:
     """What every packet of a batch shares; a resumed batch must match it.
 
     `rulesets` are taken in turn (packet 1 the first, packet 2 the second ...); `ships`,
-    `navies`, `year` and `balanced` are the order of every scenario (`Order`); `without`
-    and `spares` shape every packet.
+    `navies`, `year` and `balanced` are the order every scenario is rolled by (the
+    application layer rolls them: `generator.app.printed.batch_plan`); `without` and
+    `spares` shape every packet.
     """
 
     rulesets: tuple[str, ...]
@@ -65,10 +65,6 @@ class BatchOptions:
     def ruleset(self, index: int) -> str:
         """Return the ruleset of packet `index` (0 first): the rulesets in turn."""
         return self.rulesets[index % len(self.rulesets)]
-
-    def order(self) -> Order:
-        """Return the order every scenario of the batch is rolled by."""
-        return Order(self.ships, self.navies, self.year, self.balanced)
 
     def key(self) -> dict[str, Any]:
         """The manifest fields that identify the batch (cache is not one: same bytes)."""
@@ -127,31 +123,6 @@ def batch_seeds(seed: int, count: int) -> list[int]:
 
 def packet_name(ruleset: str, index: int, seed: int) -> str:
     return f"{index + 1:03d}-{ruleset}-{seed}.pdf"
-
-
-ROMAN = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
-
-
-def batch_plan(rules: Rules, options: BatchOptions) -> list[dict[str, Any]]:
-    """Roll every scenario of the batch, in order, and give each a title no earlier one
-    has ("Action off Ushant II" after "Action off Ushant"); return them. The same options
-    give the same scenarios and titles, so a resumed batch matches the one it finishes."""
-    seeds = batch_seeds(options.seed, options.count)
-    order = options.order()
-    taken: set[str] = set()
-    scenarios = []
-    for index, seed in enumerate(seeds):
-        scenario = roll_scenario(rules, options.ruleset(index), seed, order)
-        title = str(scenario["title"])
-        if title in taken:
-            title = next(
-                (f"{title} {r}" for r in ROMAN if f"{title} {r}" not in taken),
-                f"{title} ({index + 1})",
-            )
-            scenario["title"] = title
-        taken.add(title)
-        scenarios.append(scenario)
-    return scenarios
 
 
 def make_packet(
@@ -311,25 +282,29 @@ def run_batch(
     folder: Path,
     options: BatchOptions,
     *,
+    scenarios: Callable[[], Sequence[dict[str, Any]]],
     jobs: int = 1,
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Make (or finish) a batch in `folder` with `jobs` worker processes; return the manifest."""
+    """Make (or finish) a batch in `folder` with `jobs` worker processes; return the manifest.
+
+    Args:
+        scenarios: rolls the batch's scenarios, every one in order (a resumed batch's
+            too), called once the folder is found fit for the batch.
+    """
     check_batch_options(options, jobs)
     ensure_dir(folder)
     _clean_leftovers(folder)
     entries, todo = plan_batch(folder, options, resume)
-    scenarios = batch_plan(
-        load_rules(Path(options.rules_file) if options.rules_file else None), options
-    )
+    planned = scenarios()
     _write_manifest(folder, options, entries)
     if progress:
         progress(len(entries), options.count)
     # closed on the way out: a Ctrl-C raised here, between two packets, must still stop the
     # workers (GeneratorExit at the pool's yield) before the folder is cleaned, or they go
     # on writing staged files and the interpreter waits for them at exit
-    made = _run(options, todo, scenarios, folder, jobs)
+    made = _run(options, todo, planned, folder, jobs)
     try:
         for entry in made:
             # the file, the entry and the manifest in one step that a Ctrl-C waits for; what
@@ -358,7 +333,7 @@ def run_batch(
 def _run(
     options: BatchOptions,
     todo: list[int],
-    scenarios: list[dict[str, Any]],
+    scenarios: Sequence[dict[str, Any]],
     folder: Path,
     jobs: int,
 ) -> Generator[dict[str, Any], None, None]:
@@ -402,7 +377,7 @@ def write_index(folder: Path, options: BatchOptions, packets: list[dict[str, Any
         doc_subject=f"{len(packets)} scenarios of {', '.join(options.rulesets)} "
         f"from batch seed {options.seed}",
         bookmarks=(),
-        paper=PAPERS[options.paper],
+        paper=get_paper(options.paper),
         mono=options.mono,
         fillable=False,
         options=options.key(),

@@ -35,14 +35,13 @@ from pypdf.generic import (
 
 from generator import __version__
 from generator.errors import InputError
-from generator.generate.base import get_generator
 from generator.loading import Rules
 from generator.render import expressions
 from generator.render.draw import LANG, Drawing
 from generator.render.kinds.roster import EVERY_SIDE
+from generator.render.paper import get_paper
 from generator.render.pdf import write_pdf
 from generator.render.sheets import (
-    PAPERS,
     SheetKind,
     cached_sheet_pdf,
     draw_sheet,
@@ -51,6 +50,7 @@ from generator.render.sheets import (
     sheet_kinds,
     static_sheet_pdf,
 )
+from generator.ruleset import contract
 from generator.rulesets import SpecError, get_spec
 from generator.suggest import unknown
 from generator.text import listed
@@ -526,7 +526,7 @@ def build_packet(
     """
     ruleset = str(scenario["ruleset"])
     plan = packet_plan(ruleset)
-    gen = get_generator(ruleset)
+    gen = contract(ruleset)
     title = str(scenario["title"])
     subject = f"{rules.rulesets[ruleset].title}; scenario seed {scenario['seed']}"
 
@@ -627,10 +627,9 @@ def build_packet(
             entries += [
                 (kind, unit, f"{unit['name']}: {get_kind(kind).title}") for kind in plan["per_unit"]
             ]
-            for officer in unit.get("officers", []):
-                role = officer.get("role", "Officer")
+            for officer in gen.officers(unit):
                 entries += [
-                    (kind, officer, f"{role} {officer['name']} ({unit['name']})")
+                    (kind, officer.person, f"{officer.title} ({unit['name']})")
                     for kind in plan["officers"]
                 ]
         for i, (kind, data, label) in enumerate(entries):
@@ -681,8 +680,7 @@ def check_packet_options(
 ) -> None:
     """Refuse a paper size, a section to leave out or a number of spares before any work
     is done."""
-    if paper not in PAPERS:
-        raise InputError(f"--paper {paper}: choose a4 or letter")
+    get_paper(paper)
     for section in without:
         if section not in LEAVE_OUT:
             raise InputError(

@@ -7,6 +7,3 @@ from __future__ import annotations
 SQUARE_MM = 22.0
 # one map hex, across the flats (across the corners is 2/sqrt(3) more)
 HEX_MM = 26.0
-# the printable area inside the sheets' page margins (10 mm top and bottom, 11 mm at the
-# sides), width and height
-PRINTABLE_MM = {"a4": (188.0, 277.0), "letter": (193.9, 259.4)}

@@ -14,18 +14,20 @@ converts. ReportLab is imported here only, and only when something is drawn.
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import importlib.util
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from generator.render.paper import get_paper
 from generator.resources import resource_dir
 
 MM = 72 / 25.4  # points in a millimetre
 LANG = "en"  # the language of every sheet, for screen readers and search (base.html.j2's too)
-PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
 # the bundled fonts, by the name the drawing code uses (tools/subset_fonts.py makes them)
 FONT_FILES = {
@@ -211,7 +213,7 @@ class Drawing:
 
     @property
     def size_mm(self) -> tuple[float, float]:
-        return PAPER_MM[self.paper]
+        return get_paper(self.paper).size_mm
 
     @property
     def colours(self) -> Mapping[str, str]:
@@ -391,19 +393,81 @@ def _stream(doc: Any, content: bytes, entries: Mapping[str, Any]) -> Any:
 
 
 def source_fingerprint(*modules: str) -> str:
-    """Return a hash of the source of `modules` (and of this one): a drawn sheet's cache key
-    must change when the code that draws it does."""
-    import hashlib
-    import importlib.util
-
+    """Return a hash of the source of `modules`, of the drawing code they use
+    (`drawing_modules`) and of this one: a drawn sheet's cache key must change when any code
+    that draws it does, a helper module beside its kind's as much as the kind's own."""
     digest = hashlib.sha256()
-    for name in (__name__, *modules):
-        spec = importlib.util.find_spec(name)
-        origin = spec.origin if spec else None
-        if origin:
-            with open(origin, "rb") as handle:
-                digest.update(handle.read())
+    for name in drawing_modules(__name__, *modules):
+        digest.update(f"{name}\n".encode())
+        digest.update(module_source(name))
     return digest.hexdigest()
+
+
+RENDER = "generator.render"  # the drawing code: what a drawn sheet's key follows
+
+
+def drawing_modules(*modules: str) -> tuple[str, ...]:
+    """Return `modules` and every module of generator.render they import, directly or
+    through each other (at the top or inside a function), sorted: the code a drawn sheet
+    is made by. A kind's context is keyed as it is, so the rules, generators and loaders it
+    calls need not be followed."""
+    found: set[str] = set()
+    waiting = list(modules)
+    while waiting:
+        name = waiting.pop()
+        if name in found:
+            continue
+        found.add(name)
+        waiting += _render_imports(name, module_source(name))
+    return tuple(sorted(found))
+
+
+def module_source(name: str) -> bytes:
+    """Return the source of module `name` (a package: its __init__), or b"" if it has none."""
+    spec = importlib.util.find_spec(name)
+    origin = spec.origin if spec else None
+    if not origin or not origin.endswith(".py"):
+        return b""
+    with open(origin, "rb") as handle:
+        return handle.read()
+
+
+@cache
+def _render_imports(name: str, source: bytes) -> tuple[str, ...]:
+    """The modules of generator.render that module `name`, of `source`, imports."""
+    package = name if _is_package(name) else name.rpartition(".")[0]
+    out: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # from . import x, from .y import z
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{parent}.{base}" if base else parent
+            out.append(base)
+            # `from generator.render.kinds import map`: the names may be modules themselves
+            if _is_package(base):
+                out += [f"{base}.{alias.name}" for alias in node.names]
+    return tuple(
+        module
+        for module in out
+        if (module == RENDER or module.startswith(f"{RENDER}.")) and _is_module(module)
+    )
+
+
+def _is_package(name: str) -> bool:
+    if not (name == RENDER or name.startswith(f"{RENDER}.")) or not _is_module(name):
+        return False
+    spec = importlib.util.find_spec(name)
+    return spec is not None and spec.submodule_search_locations is not None
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:  # a name imported from a module, not a module
+        return False
 
 
 LEADING = 1.2  # line height, in font sizes

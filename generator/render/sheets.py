@@ -12,15 +12,11 @@ from typing import Any
 from generator.errors import InputError, QuartermasterError
 from generator.loading import Rules
 from generator.render.draw import Mark
+from generator.render.paper import get_paper
 from generator.resources import resource_dir
 from generator.rulesets import serving
 from generator.suggest import unknown
 from generator.yamlfile import read_yaml
-
-PAPERS: dict[str, dict[str, str]] = {
-    "a4": {"name": "a4", "css": "A4", "margin": "10mm 11mm"},
-    "letter": {"name": "letter", "css": "letter", "margin": "10mm 11mm"},
-}
 
 _MANIFEST_KEYS = {
     "kind",
@@ -133,15 +129,12 @@ def _is_frame(value: Any) -> bool:
     )
 
 
-PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-
-
 def page_boxes(kind: str, paper: str) -> dict[str, tuple[float, float, float, float]]:
     """Return the boxes every page of a `kind` sheet declares on `paper`: its frame (the
     manifest's) and, for sheets that are cut up, the block left after cutting (the kind
     module's ``trim_box``); each (left, top, right, bottom) in mm from the top-left."""
     sheet = get_kind(kind)
-    width, height = PAPER_MM[PAPERS[paper]["name"]]
+    width, height = get_paper(paper).size_mm
     boxes: dict[str, tuple[float, float, float, float]] = {}
     if sheet.frame is not None:
         top, right, bottom, left = sheet.frame
@@ -210,7 +203,7 @@ def sheet_html(
         doc_title=doc_title or document_title(sheet, data),
         doc_subject=doc_subject or sheet.description,
         bookmarks=bookmarks,
-        paper=PAPERS[paper],
+        paper=get_paper(paper),
         mono=mono,
         fillable=fillable,
         **context,
@@ -228,8 +221,7 @@ def settle(
     sheet: SheetKind, data: dict[str, Any] | None, ruleset: str | None, paper: str, fillable: bool
 ) -> str:
     """Check a sheet's options and return the ruleset it is printed for."""
-    if paper not in PAPERS:
-        raise InputError(f"--paper {paper}: choose a4 or letter")
+    get_paper(paper)  # an unknown paper is refused before anything is laid out
     if fillable and not (sheet.fillable or (sheet.fillable_blank and data is None)):
         if sheet.fillable_blank:
             raise InputError(

@@ -255,7 +255,7 @@ class Context(ABC):
             k in cell for k in ("result", "printed", "text")
         )
         found = result.text if printed else "row " + ", ".join(result.matched.values())
-        self.explain(f"{result.table.title} ({table_id}), {where}: {found}")
+        self.explain(f"{result.table.marked_title} ({table_id}), {where}: {found}")
         return result
 
     def param(self, table_id: str, name: str) -> Any:

@@ -101,7 +101,7 @@ def _refuse_struck(resolver: str, inputs: Inputs, rules: Rules, allowed: str, ru
     """Refuse a struck ship what the playsheet says it does not do (move, recover)."""
     struck = rules.table(STRUCK)
     if inputs["struck"] and not struck.params.get(allowed, True):
-        raise ResolveInputError(f"{resolver}: struck=yes: {rule} ({struck.title})")
+        raise ResolveInputError(f"{resolver}: struck=yes: {rule} ({struck.marked_title})")
 
 
 @register
@@ -385,13 +385,15 @@ class Gunnery(Resolver):
         )
         for name, table, allowed, rule in bans:
             if inputs[name] and not table.params[allowed]:
-                raise ResolveInputError(f"{self.id}: {name}=yes: no shot, {rule} ({table.title})")
+                raise ResolveInputError(
+                    f"{self.id}: {name}=yes: no shot, {rule} ({table.marked_title})"
+                )
         captured = rules.table(CAPTURED)
         shots = captured.params["shots_allowed"]
         if inputs["shooter_captured"] and inputs["shot"] not in shots:
             raise ResolveInputError(
                 f"{self.id}: shot={inputs['shot']}: a captured ship is only allowed "
-                f"{' or '.join(shots)} shooting ({captured.title})"
+                f"{' or '.join(shots)} shooting ({captured.marked_title})"
             )
 
     def check(self, inputs: Inputs, rules: Rules) -> None:
@@ -550,7 +552,7 @@ class BattleClock(Resolver):
         moves = ", ".join(str(n) for n in ctx.param(CLOCK, "clock_moves"))
         ctx.explain(
             f"Battle clock = {moves}: the moving player moves it {_n(move, 'space')}, "
-            f"round a loop of {loop} ({ctx.table(SCENARIO).title})."
+            f"round a loop of {loop} ({ctx.table(SCENARIO).marked_title})."
         )
         reached = space + move
         completed = reached >= loop

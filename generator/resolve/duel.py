@@ -327,7 +327,7 @@ def hit_location(ctx: Context, raw: str) -> tuple[str, str | None]:
     if raw != ROLL:
         return raw, None
     dice = ctx.table(HIT_LOCATION).axes[0].dice or "1d20"
-    roll = ctx.roll(dice, "Hit location (house table)")
+    roll = ctx.roll(dice, ctx.table(HIT_LOCATION).marked_title)
     cell = ctx.lookup(HIT_LOCATION, roll=roll).cell
     side = cell.get("side")
     return str(cell["location"]), (str(side) if side else None)

@@ -8,6 +8,7 @@ ask `contract(ruleset)` for it and so never import the generators themselves.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -17,6 +18,16 @@ from generator.rulesets import ruleset_ids
 if TYPE_CHECKING:
     from generator.loading import Rules
     from generator.ruleset.logcard import Log
+
+
+@dataclass(frozen=True)
+class Officer:
+    """A person aboard a unit who gets sheets of their own in a packet (a high-seas ship's
+    Captain): their data, as a character sheet takes it, and who they are, in words
+    ("Captain Ann Bonny")."""
+
+    person: dict[str, Any]
+    title: str
 
 
 class RulesetContract(Protocol):
@@ -33,6 +44,11 @@ class RulesetContract(Protocol):
     @property
     def unit_word(self) -> str:
         """One unit, in words (``ship``, ``duellist``)."""
+
+    @property
+    def people(self) -> bool:
+        """Whether the units are people, each with a card of their own on the briefing
+        (a duel's duellists), rather than ships."""
 
     @property
     def strength_measure(self) -> str:
@@ -60,6 +76,10 @@ class RulesetContract(Protocol):
 
     def ship_log_notes(self, rules: Rules) -> list[str]:
         """Return the notes printed under a page of this ruleset's ship's logs."""
+
+    def officers(self, unit: dict[str, Any]) -> list[Officer]:
+        """Return the people aboard `unit` who get sheets of their own (the packet's
+        ``officers`` section), in order; none where the units carry no such people."""
 
     def roll_character(self, rules: Rules, seed: int) -> dict[str, Any]:
         """Return one person rolled from `seed` (InputError: the units are not people)."""

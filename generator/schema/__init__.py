@@ -18,8 +18,9 @@ worked out once per `Rules` (`generator.schema.context`). The one declaration
   ``python -m generator.schema`` writes docs/file-formats.md).
 
 A ruleset's schema is its module's ``SCHEMA`` (a `RulesetSchema`): the module
-``generator.schema.<id>`` (``-`` as ``_``), else the ruleset's generator module, so a
-ruleset added with its own four files can declare its schema in its generator. What a
+``generator.schema.<id>`` (``-`` as ``_``), else the ``schema`` its generator class
+declares (registered with the generator: `register_schema`), so a ruleset added with its
+own four files can declare its schema in its generator. What a
 ruleset's rules derive for its generator and its schema alike (a tactical ship's ratings,
 a convoy ship's markers ...) lives in ``generator.ruleset.<id>``.
 

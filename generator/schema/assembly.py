@@ -6,13 +6,14 @@ that reports every problem.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from collections.abc import Mapping as MappingType
 from dataclasses import dataclass
 from typing import Any
 
 from generator.loading import Rules
-from generator.rulesets import get_spec, ruleset_ids
+from generator.rulesets import ruleset_ids
 from generator.schema.context import LINE_LENGTH, Ctx, Reporter, found, listing
 from generator.schema.nodes import (
     LINES,
@@ -73,20 +74,23 @@ _PACKAGE = "generator.schema"  # where a ruleset's own schema module is looked f
 _SCHEMAS: dict[str, RulesetSchema | None] = {}
 
 
+def register_schema(schema: RulesetSchema) -> None:
+    """Make `schema` the one `schema_for(schema.ruleset)` returns: a schema its ruleset's
+    generator declares (`RulesetGenerator.schema`, registered with the generator)."""
+    _SCHEMAS[schema.ruleset] = schema
+
+
 def schema_for(ruleset: str) -> RulesetSchema | None:
-    """Return the schema of `ruleset` (a known id), or None if it declares none."""
+    """Return the schema of `ruleset` (a known id): the ``SCHEMA`` of its module in this
+    package (``generator.schema.<id>``), else the one its generator registered
+    (`register_schema`, when its generator is imported), else None."""
     if ruleset in _SCHEMAS:
         return _SCHEMAS[ruleset]
-    found_schema = None
     name = f"{_PACKAGE}.{ruleset.replace('-', '_')}"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        module = importlib.import_module(get_spec(ruleset).generator)
-    found_schema = getattr(module, "SCHEMA", None)
-    if found_schema is not None and not isinstance(found_schema, RulesetSchema):
+    if importlib.util.find_spec(name) is None:
+        return None  # not cached: its generator may register one yet
+    found_schema = getattr(importlib.import_module(name), "SCHEMA", None)
+    if not isinstance(found_schema, RulesetSchema):
         found_schema = None
     _SCHEMAS[ruleset] = found_schema
     return found_schema

@@ -1,4 +1,6 @@
-"""One module per sheet kind (``duel-record`` → ``duel_record.py``), each defining
+"""One module per sheet kind (``duel-record`` → ``duel_record.py``), or a package where a
+kind has grown into several (``map/``, ``counters/``: the kind is its ``__init__``), each
+defining
 
     def context(rules: Rules, data: dict | None, paper: str, ruleset: str | None) -> dict
 

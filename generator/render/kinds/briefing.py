@@ -16,17 +16,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from generator.errors import InputError
-from generator.generate.scenario import balance_warning, rolls_again
 from generator.loading import Rules
-from generator.render.cells import PRINTABLE_MM
 from generator.render.draw import wrap
-from generator.render.house import house_tables_line
-from generator.render.kinds import map as maps
 from generator.render.kinds.character import person as character_person
+from generator.render.kinds.map import has_map
+from generator.render.kinds.map.geometry import grid_canvas, hex_canvas, table_plan
+from generator.render.kinds.map.shapes import Text, merge
+from generator.render.kinds.map.styles import PATTERNS, STYLES, TERRAIN
+from generator.render.kinds.map.tiles import tile, window
 from generator.render.kinds.roster import strength_text
-from generator.render.sheets import PAPERS
-from generator.render.words import direction_words, player_words, wind_words
+from generator.render.paper import get_paper
+from generator.render.words import direction_words, house_tables_line, player_words, wind_words
 from generator.ruleset import contract
+from generator.ruleset.scenario import ROLLS_AGAIN, balance_warning
 from generator.text import listed, signed
 
 # the cover's map overview: at most this size (mm; Letter is 18 mm shorter than A4), less
@@ -185,7 +187,7 @@ def _swatch(style: str) -> dict[str, str]:
 def _overview_styles(scale: float) -> dict[str, dict[str, dict[str, Any]]]:
     """The map sheet's styles (mm on the map), but the start zones' outlines and the exit
     edge at the cover's size, and the fog's edge no heavier than FOG_LINE_MM on paper."""
-    styles = copy.deepcopy(maps.STYLES)
+    styles = copy.deepcopy(STYLES)
     for look in styles.values():
         look["exit"]["width"] = round(EXIT_LINE_MM / scale, 3)
         fog = look["fogedge"]
@@ -213,7 +215,7 @@ def _on_paper(styles: Mapping[str, Mapping[str, Any]], scale: float) -> dict[str
 
 def _legend(entries: Sequence[Mapping[str, str]], used: set[str]) -> list[dict[str, str]]:
     """The legend's entries for what the overview shows, each with its sample."""
-    known = maps.STYLES["colour"]
+    known = STYLES["colour"]
     out = []
     for entry in entries:
         style = entry["style"]
@@ -230,7 +232,7 @@ def _plan_legend(
     kinds: dict[str, list[str]] = {}
     for feature in grid.get("features", []):
         kind = str(feature.get("type", ""))
-        style = maps.TERRAIN.get(kind.lower(), "other")
+        style = TERRAIN.get(kind.lower(), "other")
         if kind.lower() not in [k.lower() for k in kinds.setdefault(style, [])]:
             kinds[style].append(kind)
     entries = [
@@ -250,31 +252,29 @@ def overview(
     OVERVIEW_W by OVERVIEW_H), without its words, with the printed pages' outlines and names
     on it and a legend (None for a ruleset played without a map)."""
     grid = data.get("map")
-    if not isinstance(grid, dict) or not maps.has_map(str(data.get("ruleset"))):
+    if not isinstance(grid, dict) or not has_map(str(data.get("ruleset"))):
         return None
     # printed in a packet (or a side's handout) without its map: no tiles to outline
     printing = data.get("printing")
     printed = not printing or "map" in printing.get("kinds", ("map",))
     sides = list(data.get("sides", []))
-    paper = PAPERS[paper]["name"]
+    paper = get_paper(paper).name
     kind = str(grid.get("kind", ""))
     tiles: list[dict[str, Any]] = []
     if kind == "table":
-        plan = maps.table_plan(grid, sides, paper)
-        width, height, elements = float(plan["width"]), float(plan["height"]), plan["elements"]
+        plan = table_plan(grid, sides, paper)
+        width, height, elements = float(plan.width), float(plan.height), list(plan.elements)
         caption = (
-            f"The table, {plan['size_text']}; the map section has it at {plan['scale']}."
+            f"The table, {plan.size_text}; the map section has it at {plan.scale}."
             if printed
-            else f"The table, {plan['size_text']}: the map is not printed with these pages."
+            else f"The table, {plan.size_text}: the map is not printed with these pages."
         )
         entries = _plan_legend(grid, sides)
     elif kind in ("grid", "hex"):
         units = contract(str(data["ruleset"])).units
-        canvas = (
-            maps.grid_canvas(grid, sides) if kind == "grid" else maps.hex_canvas(grid, sides, units)
-        )
+        canvas = grid_canvas(grid, sides) if kind == "grid" else hex_canvas(grid, sides, units)
         width, height, elements = canvas.width, canvas.height, canvas.elements
-        columns, rows, cut = maps.tile(width, height, *maps.window(paper))
+        columns, rows, cut = tile(width, height, *window(paper))
         for piece in cut if printed else ():
             x0, y0 = max(piece.x, 0.0), max(piece.y, 0.0)
             x1, y1 = min(piece.x + piece.width, width), min(piece.y + piece.height, height)
@@ -308,14 +308,14 @@ def overview(
                 "h": round(t["h"], 2),
             }
         )
-    shapes = [e for e in elements if e["t"] != "text"]
-    used = {str(e["style"]) for e in shapes}
+    shapes = [e for e in elements if not isinstance(e, Text)]
+    used = {e.style for e in shapes}
     styles = _overview_styles(scale)
     return {
         "w": round(width * scale, 2),
         "h": round(height * scale, 2),
         "view": f"0 0 {width:.2f} {height:.2f}",
-        "elements": maps.merge(shapes),
+        "elements": merge(shapes),
         "tiles": tiles,
         "font": round(font, 3),
         "line": round(0.3 / scale, 3),
@@ -324,7 +324,7 @@ def overview(
         "pattern_scale": round(0.5 / scale, 3),
         "caption": caption,
         "styles": styles,
-        "patterns": maps.PATTERNS,
+        "patterns": PATTERNS,
         "legend": _legend(entries, used),
         "legend_styles": {look: _on_paper(found, scale) for look, found in styles.items()},
         "swatch": {"w": SWATCH_MM[0], "h": SWATCH_MM[1]},
@@ -355,9 +355,10 @@ def _map_heading(found: Mapping[str, Any], paper: str) -> float:
     """Estimate, in mm from the top of the page's frame, the baseline of the map's heading:
     the words above it wrapped with the fonts' own widths, set at the steps the
     stylesheet gives them (STEP)."""
-    width = PRINTABLE_MM[PAPERS[paper]["name"]][0]
+    width = get_paper(paper).printable_mm[0]
     at = 2.6 + _lines([found["scenario"]["title"]], "serif", 26, width) * 26 * 1.1 * PT
-    facts = [f"Seed {found['scenario']['seed']} ({found['seed_note']})"]
+    note = f" ({found['seed_note']})" if found["seed_note"] else ""
+    facts = [f"Seed {found['scenario']['seed']}{note}"]
     facts += [value for _, value in found["facts"]]
     at += STEP["title"] - STEP["fact"] + _lines(facts, "sans", 9.5, width - 24) * STEP["fact"]
     card = (width + 10) / 2 - 5 - 6.5  # a side's box, less its padding
@@ -392,7 +393,7 @@ def _map_heading(found: Mapping[str, Any], paper: str) -> float:
 
 def _map_room(found: Mapping[str, Any], paper: str, view: Mapping[str, Any]) -> float:
     """Return the most height (mm) the overview may take for the cover to stay one page."""
-    width, height = PRINTABLE_MM[PAPERS[paper]["name"]]
+    width, height = get_paper(paper).printable_mm
     legend = "   ".join(f"xxxx {k['name']}" for k in view["legend"])
     below = (
         5.8  # the heading's baseline to the drawing's top, and its margins
@@ -408,10 +409,14 @@ def _map_room(found: Mapping[str, Any], paper: str, view: Mapping[str, Any]) -> 
     return height - _map_heading(found, paper) - below
 
 
-def seed_note(rules: Rules, scenario: dict[str, Any]) -> str:
+def seed_note(scenario: Mapping[str, Any]) -> str:
     """Return what the briefing says its seed is good for: rolling the same scenario again,
-    unless the scenario is no longer what its seed rolls (edited, or made from fleets)."""
-    if not rolls_again(rules, scenario):
+    unless the scenario is no longer what its seed rolls (edited, or made from fleets), as
+    the application layer found (`ROLLS_AGAIN`); nothing where it was not told."""
+    again = scenario.get(ROLLS_AGAIN)
+    if again is None:
+        return ""
+    if not again:
         return "changed since it was rolled: the seed alone does not make it again"
     return "the same seed rolls the same scenario"
 
@@ -423,7 +428,7 @@ def context(
         raise InputError("the briefing is about a scenario: give --seed or --from")
     played = str(data["ruleset"])
     gen = contract(played)
-    people = gen.units == "characters"
+    people = gen.people
     sides = []
     for side in data["sides"]:
         units = side.get(gen.units, [])
@@ -439,7 +444,7 @@ def context(
     found = {
         "scenario": data,
         "ruleset_title": rules.rulesets[played].title,
-        "seed_note": seed_note(rules, data),
+        "seed_note": seed_note(data),
         **conditions(rules, data),
         "sides": sides,
         "people": people,
@@ -460,6 +465,6 @@ def context(
         if OVERVIEW_MIN_H <= room < float(view["h"]):
             view = overview(data, paper, (OVERVIEW_W, room))
         elif room < OVERVIEW_MIN_H:
-            width = PRINTABLE_MM[PAPERS[paper]["name"]][0]
-            view = overview(data, paper, (width, OVERVIEW_PAGE_H[PAPERS[paper]["name"]]))
+            width = get_paper(paper).printable_mm[0]
+            view = overview(data, paper, (width, OVERVIEW_PAGE_H[get_paper(paper).name]))
     return {**found, "overview": view}

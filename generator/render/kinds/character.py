@@ -15,9 +15,8 @@ from typing import Any
 
 from generator.loading import Rules, Table, thaw
 from generator.lookup import cell_text
-from generator.render.house import house_tables_line
-from generator.render.sheets import PAPERS
-from generator.render.words import player_words
+from generator.render.paper import get_paper
+from generator.render.words import game_title, house_tables_line, player_words, table_title
 
 WEAPON_ROWS = 4  # weapon rows on the sheet, filled ones first
 NOTE_LINES = {  # (blank, filled): what is left of the page
@@ -26,10 +25,6 @@ NOTE_LINES = {  # (blank, filled): what is left of the page
 }
 # a mark inside the box at which a wound threshold is reached
 UNCONSCIOUS, DEATH, USELESS = "U", "†", "½"
-
-
-def _short(title: str) -> str:
-    return title.replace(" (house table)", "")
 
 
 def _marks(count: int, marks: Mapping[int, str]) -> list[dict[str, Any]]:
@@ -218,7 +213,7 @@ def context(
             # the table's row "None" as words: "No armour"
             "name": value.label
             if value.label.casefold() != "none"
-            else f"No {_short(armour.title).lower()}",
+            else f"No {table_title(armour).lower()}",
             "reduction": cell["damage_reduction"],
             "locations": cell["locations"],
             "worn": worn is not None and value.matches(worn),
@@ -244,7 +239,7 @@ def context(
     if who:
         house += [tables[key].id for key in ("loadout", "armour-worn")]
 
-    blank_lines, filled_lines = NOTE_LINES[PAPERS[paper]["name"]]
+    blank_lines, filled_lines = NOTE_LINES[get_paper(paper).name]
     weapons = who["weapons"] if who else []
     return {
         "person": who,
@@ -270,7 +265,7 @@ def context(
         "limbs": limbs,
         "unconscious_hours": totals.params["unconscious_hours"],
         "useless_days": next((effect_of[r["location"]]["useless_days"] for r in limbs), ""),
-        "game": rules.rulesets[ruleset].title.split(" (")[0],
+        "game": game_title(rules.rulesets[ruleset]),
         "marks": {"unconscious": UNCONSCIOUS, "death": DEATH, "useless": USELESS},
         "stun_text": [item.text for item in stun.items],
         "stun_boxes": int(stun.params["no_actions_at_stuns"]),

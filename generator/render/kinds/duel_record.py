@@ -17,9 +17,9 @@ from typing import Any
 
 from generator.loading import Rules, thaw
 from generator.lookup import cell_text
-from generator.render.house import house_tables_line
 from generator.render.kinds.character import hit_point_boxes, most_hit_points, person
-from generator.render.sheets import PAPERS
+from generator.render.paper import get_paper
+from generator.render.words import house_tables_line
 
 # the turn rows' height (mm): what the page leaves under the duellist's header
 ROW_MM = {"a4": 6.8, "letter": 6.0}
@@ -65,7 +65,7 @@ def context(
         ],
         "house_tables": house if data else house[1:],
         "house_line": house_tables_line(rules, house if data else house[1:]),
-        "row_height": f"{ROW_MM[PAPERS[paper]['name']]}mm",
+        "row_height": f"{ROW_MM[get_paper(paper).name]}mm",
         "attributes": [
             {"key": label.casefold(), "label": label, "abbreviation": cell["abbreviation"]}
             for label, cell in zip(attributes.axes[0].labels, attributes.cells, strict=True)

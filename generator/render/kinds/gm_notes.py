@@ -18,6 +18,8 @@ from typing import Any
 
 from generator.loading import Rules, Table
 from generator.render.kinds import quick_reference as qr
+from generator.render.kinds.quick_reference.spec import layout_of
+from generator.render.words import table_title, table_titles
 
 # how the data files point at the record of the decisions, which a GM does not have
 _NOTES_FILE = r"rules-notes(?:\.md)?"
@@ -37,7 +39,7 @@ _READING = re.compile(r"^Reading\s*[:.]\s*", re.IGNORECASE)
 def plain(rules: Rules, text: str) -> str:
     """Return a note as a GM reads it: table ids as the tables' titles in quotes, no
     mention of the project's notes file or of the program's parameters."""
-    text = qr.table_titles(rules, text)
+    text = table_titles(rules, text)
     for pattern, replacement in _NOTES_CLEANUP:
         text = pattern.sub(replacement, text)
     text = _READING.sub("", text.strip())
@@ -87,7 +89,7 @@ def context(
     the scenario `data`, or blank for the ruleset)."""
     assert ruleset is not None  # render_sheet settles the ruleset before asking
     chosen = rules.rulesets[ruleset]
-    plan = qr.layout_of(ruleset)
+    plan = layout_of(ruleset)
     listed = _listed_house(rules, data, ruleset)
     listed_ids = {t.id for t in listed}
     sections = []
@@ -96,7 +98,7 @@ def context(
         # table the scenario did not roll on (one players roll on in play) keeps it here
         readings = [
             {
-                "title": qr.short_title(table),
+                "title": table_title(table),
                 "source": _source(table),
                 "why": plain(rules, str(table.source.house or "")) if table.house else "",
                 "note": plain(rules, table.note),
@@ -108,7 +110,7 @@ def context(
             sections.append({"title": section.title, "readings": readings})
     house = [
         {
-            "title": qr.short_title(table),
+            "title": table_title(table),
             "from": "" if table.ruleset == ruleset else rules.rulesets[table.ruleset].title,
             "why": plain(rules, str(table.source.house or "")),
             "note": plain(rules, table.note) if table.note else "",

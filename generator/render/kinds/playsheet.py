@@ -20,7 +20,7 @@ from typing import Any
 from generator.errors import InputError
 from generator.loading import RuleItem, Rules, Table
 from generator.lookup import cell_text
-from generator.render.house import house_tables_line
+from generator.render.words import game_name, house_tables_line, table_title
 from generator.rulesets import SpecError, sheet_section
 from generator.text import listed, signed
 
@@ -42,7 +42,7 @@ def _items(items: Iterable[RuleItem]) -> list[dict[str, Any]]:
 
 def _block(table: Table, heading: str) -> dict[str, Any]:
     """Return one table as the template prints it, titled unless the heading says it."""
-    title = table.title
+    title = table_title(table)
     if heading and title.startswith(f"{heading}: "):
         title = title[len(heading) + 2 :]
     block: dict[str, Any] = {
@@ -141,7 +141,9 @@ def context(
             page[where] = []
             for heading_key, keys in sections:
                 tables = [chosen.tables[key] for key in keys]
-                heading = chosen.tables[heading_key].title.split(": ")[0] if heading_key else ""
+                heading = (
+                    table_title(chosen.tables[heading_key]).split(": ")[0] if heading_key else ""
+                )
                 blocks = []
                 for table in tables:
                     if table.params.get("side") != side:
@@ -162,7 +164,7 @@ def context(
     clock = _clock(rules, ruleset, plan["clock"])
     return {
         "game": chosen.title,
-        "game_name": chosen.title.split(":")[0].split(" (")[0],
+        "game_name": game_name(chosen),
         "pages": pages,
         "clock": clock,
         "house_tables": [clock["house"]] if clock else [],

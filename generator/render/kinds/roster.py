@@ -21,9 +21,10 @@ from typing import Any
 from generator.loading import Rules
 from generator.render import expressions
 from generator.render.draw import text_width_mm
-from generator.render.house import house_tables_line
 from generator.render.pagenumbers import CSS_PAGE_LABEL
-from generator.render.sheets import PAPERS, page_boxes
+from generator.render.paper import get_paper
+from generator.render.sheets import page_boxes
+from generator.render.words import house_tables_line
 from generator.ruleset import contract
 from generator.rulesets import SpecError, sheet_section
 from generator.schema import OVERRIDE, override_words
@@ -247,7 +248,7 @@ def context(
                 "navy": "",
                 "facts": [(fact.label, None) for fact in spec.facts if fact.blank],
                 "strength": None,
-                "rows": BLANK_ROWS[PAPERS[paper]["name"]],
+                "rows": BLANK_ROWS[get_paper(paper).name],
             }
         )
         return {
