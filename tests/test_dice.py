@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from generator.dice import DiceError, distribution, mean, parse, plain_dice, roll
 from generator.dice.notation import Condition, Dice
 from generator.dice.notation import dice_groups as groups_of
+from tests.chisquare import fits
 
 
 def brute_force(
@@ -261,12 +262,6 @@ def test_rolls_always_land_on_a_possible_total(seed: int, expression: str) -> No
     assert roll(expression, random.Random(seed)).total in distribution(expression)
 
 
-def chi_square_critical(df: int, z: float = 3.0902) -> float:
-    """Upper critical value of chi-square at alpha 0.001 (Wilson-Hilferty approximation)."""
-    k = float(df)
-    return k * (1 - 2 / (9 * k) + z * (2 / (9 * k)) ** 0.5) ** 3
-
-
 @pytest.mark.parametrize("expression", ["2d6", "4d6kh3", "6d6>=5", "1d20", "3d6r1"])
 def test_seeded_rolls_pass_chi_square(expression: str) -> None:
     """20 000 seeded rolls against the exact distribution (alpha 0.001)."""
@@ -274,19 +269,8 @@ def test_seeded_rolls_pass_chi_square(expression: str) -> None:
     rng = random.Random(20261121)
     node = parse(expression)
     observed = Counter(roll(node, rng).total for _ in range(n))
-    bins: list[tuple[float, int]] = []
-    expected_acc, observed_acc = 0.0, 0
-    for value, chance in sorted(distribution(expression).items()):
-        expected_acc += float(chance) * n
-        observed_acc += observed.get(value, 0)
-        if expected_acc >= 5:
-            bins.append((expected_acc, observed_acc))
-            expected_acc, observed_acc = 0.0, 0
-    if expected_acc:
-        last_e, last_o = bins.pop()
-        bins.append((last_e + expected_acc, last_o + observed_acc))
-    statistic = sum((o - e) ** 2 / e for e, o in bins)
-    assert statistic < chi_square_critical(len(bins) - 1), (statistic, len(bins))
+    ok, statistic, df = fits(observed, distribution(expression), n)
+    assert ok, (statistic, df)
 
 
 def test_plain_dice_are_read_by_the_one_parser() -> None:

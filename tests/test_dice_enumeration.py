@@ -21,6 +21,7 @@ from typing import Any, NamedTuple, TypeVar
 import pytest
 
 from generator.dice import DiceError, distribution, parse, roll
+from tests.chisquare import fits
 
 EXTRA_DICE = 20
 """The spec: an exploding die rolls at most 20 extra dice (a chain is at most 21 dice)."""
@@ -418,12 +419,6 @@ def test_seeded_rolls_land_on_possible_totals(expression: str) -> None:
     assert set(totals) <= set(possible), sorted(set(totals) - set(possible))
 
 
-def chi_square_critical(df: int, z: float = 3.0902) -> float:
-    """Upper critical value of chi-square at alpha 0.001 (Wilson-Hilferty approximation)."""
-    k = float(df)
-    return k * (1 - 2 / (9 * k) + z * math.sqrt(2 / (9 * k))) ** 3
-
-
 @pytest.mark.parametrize(
     "expression", ["1d10!>=10>=8", "(1d20+5, 1d20+5)kh1", "ceil(1d6/2)", "2d10!>=10>=7f1"]
 )
@@ -434,19 +429,8 @@ def test_seeded_rolls_pass_chi_square_against_the_enumeration(expression: str) -
     node = parse(expression)
     observed = Counter(roll(node, rng).total for _ in range(n))
     assert set(observed) <= set(expected(expression))
-    bins: list[tuple[float, int]] = []
-    expected_acc, observed_acc = 0.0, 0
-    for value, chance in sorted(expected(expression).items()):
-        expected_acc += float(chance) * n
-        observed_acc += observed.get(value, 0)
-        if expected_acc >= 5:
-            bins.append((expected_acc, observed_acc))
-            expected_acc, observed_acc = 0.0, 0
-    if expected_acc:
-        last_e, last_o = bins.pop()
-        bins.append((last_e + expected_acc, last_o + observed_acc))
-    statistic = sum((o - e) ** 2 / e for e, o in bins)
-    assert statistic < chi_square_critical(len(bins) - 1), (statistic, len(bins))
+    ok, statistic, df = fits(observed, expected(expression), n)
+    assert ok, (statistic, df)
 
 
 # --- echo ------------------------------------------------------------------------------------
