@@ -161,6 +161,8 @@ def test_table_commands_never_import_weasyprint(args: list[str]) -> None:
         "except SystemExit as exc:\n    assert exc.code in (0, None), exc.code\n"
         "assert 'weasyprint' not in sys.modules, 'weasyprint was imported'\n"
         "assert 'pypdf' not in sys.modules, 'pypdf was imported'\n"
+        "assert 'reportlab' not in sys.modules, 'reportlab was imported'\n"
+        "assert 'jinja2' not in sys.modules, 'jinja2 was imported'\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr

@@ -88,6 +88,23 @@ def test_nothing_close_gives_the_list_alone() -> None:
 # --- one resolver explained -----------------------------------------------------------
 
 
+def test_the_root_help_lists_the_commands_group_by_group(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the order of generator.cli's modules: tables, dice, resolvers, rolled data, printing
+    code, out, _ = run(capsys, "--help")
+    commands = out.split("Commands:\n", 1)[1]
+    listed = [line.split()[0] for line in commands.splitlines() if line.strip()]
+    assert code == 0
+    assert listed == [
+        *("rulesets", "tables", "lookup"),
+        *("roll", "odds"),
+        *("resolvers", "resolve", "play"),
+        *("fleet", "character", "scenario"),
+        *("sheet", "packet", "batch"),
+    ]
+
+
 def test_resolvers_with_an_id_explains_every_input(capsys: pytest.CaptureFixture[str]) -> None:
     from generator.loading import load_rules
     from generator.resolve import get_resolver
@@ -308,7 +325,7 @@ def test_packet_from_a_file_takes_its_ruleset(
 
 
 def test_status_shows_steps_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator import cli
+    from generator.cli.common import status
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -316,12 +333,12 @@ def test_status_shows_steps_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) 
 
     quiet = io.StringIO()
     monkeypatch.setattr(sys, "stderr", quiet)
-    with cli._status("Making the packet") as step:
+    with status("Making the packet") as step:
         step("Ship log: HMS Victory")
     assert quiet.getvalue() == ""
     screen = Terminal()
     monkeypatch.setattr(sys, "stderr", screen)
-    with cli._status("Making the packet") as step:
+    with status("Making the packet") as step:
         step("Ship log: <HMS [Victory]>")
     assert "Making the packet" in screen.getvalue()
 

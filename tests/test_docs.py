@@ -17,7 +17,13 @@ from generator.loading import load_rules
 from tests.conftest import REPO, run
 
 HOUSE_EXAMPLE = REPO / "docs" / "house-rules-example.yaml"
-COMMANDS = [command.name for command in app.registered_commands]
+# each module of generator.cli adds its commands to the root as a group without a name
+COMMANDS = [
+    command.name
+    for group in app.registered_groups
+    if group.typer_instance is not None
+    for command in group.typer_instance.registered_commands
+]
 
 
 def test_every_command_is_registered_by_name() -> None:

@@ -18,7 +18,8 @@ import yaml
 
 from generator.errors import DataError
 from generator.loading import load_rules
-from generator.loading.build import Problems, check_house_table
+from generator.loading.house_shape import check_house_table
+from generator.loading.problems import Problems
 from generator.resources import data_dir
 from generator.yamlfile import YamlDoc, read_yaml
 from tests.conftest import REPO, run

@@ -10,7 +10,7 @@ import yaml
 
 from generator.errors import DataError, InputError
 from generator.loading import Rules, load_rules
-from generator.loading.build import dice_range, parse_range_label
+from generator.loading.ranges import dice_range, parse_range_label
 from generator.resources import data_dir
 from generator.rulesets import ruleset_ids
 from generator.yamlfile import read_yaml

@@ -47,7 +47,7 @@ def test_wheel_holds_every_bundled_file(wheel: Path) -> None:
         assert files or folder != "data"
         for rel in files:
             assert f"generator/_bundled/{rel}" in names, rel
-    assert "generator/cli.py" in names
+    assert "generator/cli/__init__.py" in names
 
 
 def test_installed_wheel_reads_its_own_data(wheel: Path, tmp_path: Path) -> None:

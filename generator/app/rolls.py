@@ -12,7 +12,6 @@ from fractions import Fraction
 from generator.app.requests import fresh_seed
 from generator.dice import distribution, mean, parse, roll
 from generator.dice.rolling import RollResult, check_times
-from generator.dice.versus import vs_distribution
 
 
 @dataclass(frozen=True)
@@ -52,4 +51,7 @@ def dice_odds(expression: str) -> Odds:
 
 def versus_odds(vs: str) -> dict[int, Fraction]:
     """Return the exact chances of the expression another is compared with (``--vs``)."""
+    # imported here: `roll` starts without the comparison code (it is asked for by --vs)
+    from generator.dice.versus import vs_distribution
+
     return vs_distribution(vs)

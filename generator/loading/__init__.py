@@ -15,7 +15,8 @@ from typing import Any
 
 from generator import __version__, diskcache, yamlfile
 from generator.errors import DataError, InputError
-from generator.loading.build import Problems, build_ruleset, build_table, check_house_table
+from generator.loading.build import build_ruleset, build_table
+from generator.loading.house_shape import check_house_table
 from generator.loading.model import (
     Axis,
     AxisValue,
@@ -29,6 +30,7 @@ from generator.loading.model import (
     freeze,
     thaw,
 )
+from generator.loading.problems import Problems
 from generator.resources import data_dir
 from generator.rulesets import ruleset_ids
 from generator.suggest import unknown
