@@ -690,22 +690,25 @@ class _Parser:
                 raise DiceError(self.text, at, f"only one {what} per dice group")
             seen.add(kind)
             if kind == "keep":
-                node = _replace(node, keep=self.keep(count, "dice"))
+                node = replace(node, keep=self.keep(count, "dice"))
             elif kind == "reroll":
                 self.take()
-                node = _replace(node, reroll=self.condition("=="), reroll_once=token == "ro")
+                node = replace(node, reroll=self.condition("=="), reroll_once=token == "ro")
             elif kind == "!":
                 self.take()
                 if self.peek() in COMPARISONS or (self.peek() or "").isdigit():
-                    node = _replace(node, explode=self.condition("=="))
+                    node = replace(node, explode=self.condition("=="))
                 else:  # on the highest face it can show: set once all is read
-                    node = _replace(node, explode=_TOP)
+                    node = replace(node, explode=_TOP)
             else:
                 self.take()
                 value = self.number(f"a number after '{token}'")
                 if not 1 <= value <= sides:
                     raise DiceError(self.text, at, f"{token}{value}: a d{sides} shows 1 to {sides}")
-                node = _replace(node, **{"minimum" if token == "mi" else "maximum": value})
+                if token == "mi":
+                    node = replace(node, minimum=value)
+                else:
+                    node = replace(node, maximum=value)
                 if (
                     node.minimum is not None
                     and node.maximum is not None
@@ -713,7 +716,7 @@ class _Parser:
                 ):
                     raise DiceError(self.text, at, f"mi{node.minimum} is over ma{node.maximum}")
         if node.explode is _TOP:
-            node = _replace(node, explode=Condition(">=", node.faces()[-1]))
+            node = replace(node, explode=Condition(">=", node.faces()[-1]))
         self.check_modifiers(node, start)
         if self.peek() == "f":
             raise self.fail("failures (f) are counted after a success condition, e.g. 10d10>=7f1")
@@ -722,12 +725,12 @@ class _Parser:
             if fudge:  # a comparison with a negative number compares the total
                 raise self.fail("dF takes only keep or drop after it, e.g. 4dFkh2")
             at = self.position()
-            node = _replace(node, success=self.condition(None))
+            node = replace(node, success=self.condition(None))
             self.check_count(node, node.success, at, "success")
             if self.peek() == "f":
                 fat = self.position()
                 self.take()
-                node = _replace(node, failure=self.condition("=="))
+                node = replace(node, failure=self.condition("=="))
                 self.check_count(node, node.failure, fat, "failure")
             if self.peek() in COMPARISONS:
                 raise self.fail(
@@ -795,10 +798,6 @@ class _Parser:
                 at,
                 f"a die cannot be both a success and a failure (a {both[0]} would be both)",
             )
-
-
-def _replace(node: Dice, **changes: object) -> Dice:
-    return replace(node, **changes)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=1024)
