@@ -20,16 +20,15 @@ from generator.app import (
 )
 from generator.app.generated import make_character, make_fleet, make_scenario, read_file
 from generator.app.printed import make_batch, make_packet, make_sheet, output_name, write_sheet
-from generator.app.rolls import dice_odds, roll_dice, versus_odds
-from generator.app.table import (
+from generator.app.resolving import (
     ResolveRequest,
     find_resolver,
     find_resolvers,
-    find_tables,
-    look_up,
     resolve,
     resolve_odds,
 )
+from generator.app.rolls import dice_odds, roll_dice, versus_odds
+from generator.app.table import find_tables, look_up
 from generator.errors import DataError, InputError, OutputError
 from generator.generate.scenario import Order, roll_scenario
 from generator.loading import Rules, Ruleset, Table

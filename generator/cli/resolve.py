@@ -47,7 +47,7 @@ def resolvers_command(
 
     Examples: quartermaster resolvers flob; quartermaster resolvers flob.broadside
     """
-    from generator.app.table import find_resolvers
+    from generator.app.resolving import find_resolvers
     from generator.resolve.show import (
         resolver_json,
         resolvers_json,
@@ -110,7 +110,7 @@ def resolve_command(
 
     Example: quartermaster resolve tactical.flight-test flagship=yes courage=1 --seed 7
     """
-    from generator.app.table import ResolveRequest, find_resolver, resolve, resolve_odds
+    from generator.app.resolving import ResolveRequest, find_resolver, resolve, resolve_odds
     from generator.resolve.show import odds_json, show_odds, show_resolution, show_resolver
 
     if show_help or resolver_id is None:

@@ -9,20 +9,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.dice.notation import Dice, DiceError, dice_groups, parse, plain_dice
 from generator.errors import shown
 from generator.loading.fields import is_int
 
 _DASH = "—"
 
 
+# The dice are imported in the functions: house tables are checked only when a --rules file
+# is read, and `lookup` starts without the dice package otherwise.
+
+
 def _has_die(node: Any) -> bool:
     """Say whether a parsed dice expression rolls at least one die."""
+    from generator.dice.notation import dice_groups
+
     return any(True for _ in dice_groups(node))
 
 
 def _dice_form(value: Any) -> str | None:
     """Return "plain" (``2d6``, ``d%``), "expression" (``1d6+1``) or None (not dice)."""
+    from generator.dice.notation import Dice, DiceError, parse
+
     if not isinstance(value, str):
         return None
     try:
@@ -68,6 +75,8 @@ def dice_spot(values: list[Any]) -> DiceSpot | None:
 
 def dice_problem(value: Any, spot: DiceSpot, what: str) -> str | None:
     """Say why `value` cannot stand where the built-in table has the dice `spot`."""
+    from generator.dice.notation import DiceError, parse, plain_dice
+
     if spot.dash and isinstance(value, str) and value.strip() == _DASH:
         return None
     if spot.form == "expression" and is_int(value):

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 
-from generator.dice import DiceError, plain_dice
-
 
 def dice_range(dice: str) -> tuple[int, int] | None:
     """Return the lowest and highest total of plain dice such as ``2d6`` or ``d%``."""
+    # imported here: tables are built only when the rules' snapshot is stale, and `lookup`
+    # starts without the dice package otherwise (it costs that command about 10 ms)
+    from generator.dice import DiceError, plain_dice
+
     try:
         found = plain_dice(dice.strip())
     except DiceError:
