@@ -32,17 +32,33 @@ Boxes = Mapping[str, tuple[float, float, float, float]]
 _BOXES: weakref.WeakKeyDictionary[Any, Boxes] = weakref.WeakKeyDictionary()
 
 
+# a document laid out before its sheet is made (a quick reference, laid out to find its body
+# size), by its HTML: the next layout of that HTML takes it rather than laying it out again
+_AHEAD: dict[str, Any] = {}
+
+
+def keep_layout(html: str, document: Any) -> None:
+    """Keep `document`, the `layout` of `html` (not fillable), for the next layout of the
+    same HTML, which then costs nothing; it is taken once. One document is kept at a time
+    (a newer one replaces it), so one that is never asked for holds little memory."""
+    _AHEAD.clear()
+    _AHEAD[html] = document
+
+
 def layout(html: str, *, fillable: bool = False, boxes: Boxes | None = None) -> Any:
-    """Lay out `html` into a WeasyPrint document (pages); URLs resolve in templates/.
+    """Lay out `html` into a WeasyPrint document (pages); URLs resolve in templates/. A
+    document kept for this HTML (`keep_layout`) is taken instead of laying it out again.
 
     Args:
         fillable: lay inputs out as PDF form fields (decided at layout, not when writing).
         boxes: the page boxes every page declares when written (`write_pdf`).
     """
-    from weasyprint import HTML
+    laid = None if fillable else _AHEAD.pop(html, None)
+    if laid is None:
+        from weasyprint import HTML
 
-    document = HTML(string=html, base_url=str(resource_dir("templates")) + "/")
-    laid = document.render(font_config=_fonts(), pdf_forms=fillable or None)
+        document = HTML(string=html, base_url=str(resource_dir("templates")) + "/")
+        laid = document.render(font_config=_fonts(), pdf_forms=fillable or None)
     if boxes:
         for page in laid.pages:
             _BOXES[page] = boxes

@@ -1,0 +1,140 @@
+"""A first packet's static sheets cost no layout more than they need: a quick reference's body
+size is found in few layouts, and its layout at the size found is the sheet's own (the sheet
+is not laid out again to be written)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from weasyprint import HTML
+
+from generator.loading import load_rules
+from generator.render import pdf
+from generator.render.kinds.quick_reference import size as qr_size
+from generator.render.kinds.quick_reference.spec import MAX_FONT_PT, MIN_FONT_PT
+from generator.render.sheets import static_sheet_pdf
+
+Measure = Callable[[float], tuple[int, float]]
+
+
+def _renders(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Count WeasyPrint's layouts from now on: the document laid out, each time."""
+    real = HTML.render
+    made: list[Any] = []
+
+    def render(self: Any, *args: Any, **kwargs: Any) -> Any:
+        made.append(self)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(HTML, "render", render)
+    return made
+
+
+def full_search(measure: Measure, size: float) -> float:
+    """The body size `fitted_size` promises, as its docstring says it, found by measuring
+    every size there is."""
+    pages, fill = measure(size)
+    if pages == 1 or fill >= qr_size.GOOD_FILL:
+        return size
+    steps = round((MAX_FONT_PT - MIN_FONT_PT) / qr_size.FONT_STEP_PT)
+    sizes = [MIN_FONT_PT + i * qr_size.FONT_STEP_PT for i in range(steps + 1)]
+    saving = [s for s in sizes if s < size and measure(s)[0] < pages]
+    if saving:
+        return max(saving)
+    return max(s for s in sizes if s >= size and measure(s)[0] <= pages)
+
+
+def sheet_of(content: float, size: float, power: float) -> Measure:
+    """A sheet of `content` pages at `size` whose content grows as the body size to `power`."""
+
+    def measure(at: float) -> tuple[int, float]:
+        pages = content * (at / size) ** power
+        return math.ceil(pages), pages - math.floor(pages) or 1.0
+
+    return measure
+
+
+@pytest.mark.parametrize("spec", [7.0, 7.5, 8.0, 8.5, 9.0])
+def test_the_size_found_is_the_full_searchs(spec: float) -> None:
+    """Over sheets of every length (a few lines to three pages) and every way of growing with
+    the body size, the search finds what measuring every size finds."""
+    for power in (1.0, 1.5, 2.0, 3.0):
+        for hundredths in range(20, 301, 3):
+            measure = sheet_of(hundredths / 100, spec, power)
+            assert qr_size.fitted_size(measure, spec) == full_search(measure, spec), (
+                hundredths,
+                power,
+            )
+
+
+def test_a_page_saved_a_step_down_costs_one_more_layout() -> None:
+    """A sheet a few lines over its page is measured at its size and a step below, where it
+    fits: not at 7 pt and half-way first."""
+    measure = sheet_of(1.05, 8.0, 2.0)  # 0.985 of a page at 7.75 pt
+    asked: list[float] = []
+
+    def counted(at: float) -> tuple[int, float]:
+        asked.append(at)
+        return measure(at)
+
+    assert qr_size.fitted_size(counted, 8.0) == 7.75
+    assert asked == [8.0, 7.75]
+
+
+def test_a_kept_layout_is_taken_once_by_its_own_html(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept document is the next layout of the same HTML (not of a form, another HTML or a
+    second time), and a newer one replaces it."""
+    renders = _renders(monkeypatch)
+    html = "<p>A layout kept for its sheet (test_render_speed_paths).</p>"
+    kept = pdf.layout(html)
+    pdf.keep_layout(html, kept)
+    assert pdf.layout(html, fillable=True) is not kept  # a form is laid out as one
+    other = "<p>Another sheet (test_render_speed_paths).</p>"
+    assert pdf.layout(other) is not kept
+    assert len(renders) == 3
+    art = {"art": (10.0, 10.0, 200.0, 287.0)}
+    assert pdf.layout(html, boxes=art) is kept
+    assert len(renders) == 3
+    assert pdf.layout(html, boxes={"art": (12.0, 12.0, 198.0, 285.0)}) is not kept
+    assert len(renders) == 4
+
+    pdf.keep_layout(html, kept)
+    pdf.keep_layout(other, pdf.layout(other, boxes=art))
+    assert pdf.layout(html, boxes={"art": (14.0, 14.0, 196.0, 283.0)}) is not kept
+
+
+def test_a_quick_reference_is_laid_out_once_at_each_size_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From an empty cache, a quick reference whose body size is searched for is laid out
+    once at each size measured and not again to be written; its black-and-white sheet,
+    whose HTML is not the one measured, is laid out on its own."""
+    club = "Wind change (test_render_speed_paths club rule)"  # HTML no other test lays out
+    house = tmp_path / "house.yaml"
+    ok = Path(__file__).parent / "fixtures" / "house" / "ok.yaml"
+    house.write_text(ok.read_text().replace("Wind change (club rule)", club))
+    rules = load_rules(house)
+    monkeypatch.setenv("QM_CACHE_DIR", "off")
+    measured: list[float] = []
+    real_fitted = qr_size.fitted_size
+
+    def fitted(measure: Measure, size: float) -> float:
+        def counted(at: float) -> tuple[int, float]:
+            measured.append(at)
+            return measure(at)
+
+        return real_fitted(counted, size)
+
+    monkeypatch.setattr(qr_size, "fitted_size", fitted)
+    renders = _renders(monkeypatch)
+    static_sheet_pdf("quick-reference", rules, ruleset="tactical", paper="letter", cache=False)
+    assert measured[0] == 8.0 and len(measured) >= 2  # a page saved on Letter: a search
+    assert len(renders) == len(measured)
+    static_sheet_pdf(
+        "quick-reference", rules, ruleset="tactical", paper="letter", mono=True, cache=False
+    )
+    assert len(renders) == len(measured) + 1
