@@ -61,19 +61,35 @@ def packet_scenario(rules: Rules, ruleset: str) -> dict[str, Any]:
     return scenario
 
 
-def fullest_packet(rules: Rules, ruleset: str, paper: str) -> bytes:
-    """The game-night packet of `packet_scenario`, made once per test session, given its
-    scenario as the application layer gives it (`told`: read from a file, as
-    ``quartermaster packet --from`` reads it)."""
+def packet_scenario_told(rules: Rules, ruleset: str) -> dict[str, Any]:
+    """`packet_scenario` as the application layer gives it to a packet (`told`: read from a
+    file, as ``quartermaster packet --from`` reads it)."""
     from generator.app.printed import told
+
+    return told(rules, packet_scenario(rules, ruleset), rolled=False)
+
+
+def fullest_packet(rules: Rules, ruleset: str, paper: str) -> bytes:
+    """The game-night packet of `packet_scenario_told`, made once per test session."""
     from generator.pdf.packet import build_packet
     from tests.conftest import shared
 
     def make() -> bytes:
-        scenario = told(rules, packet_scenario(rules, ruleset), rolled=False)
-        return build_packet(rules, scenario, paper=paper).write()
+        return build_packet(rules, packet_scenario_told(rules, ruleset), paper=paper).write()
 
     return shared(f"packet-{ruleset}-{paper}", make)
+
+
+def fillable_packet(rules: Rules, ruleset: str) -> bytes:
+    """The fillable game-night packet of `packet_scenario` on A4, made once per test
+    session (a high-seas one has the same kind of sheet many times: an officer's each)."""
+    from generator.pdf.packet import build_packet
+    from tests.conftest import shared
+
+    def make() -> bytes:
+        return build_packet(rules, packet_scenario(rules, ruleset), fillable=True).write()
+
+    return shared(f"packet-fillable-{ruleset}", make)
 
 
 def fullest(kind: str, ruleset: str, rules: Rules) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """Checks on WeasyPrint's layout of a sheet that runs in columns (the quick reference, the
 Notes for the GM): text under 7 pt, and boxes wider than their column or table cell.
 
-The layout is the costly part of a test, so a sheet's layout is checked once per session
-(`layout_problems_of`), by whichever test asks first, which renders its PDF from the same
-layout: the print check (tests/test_print.py) and the sheet's own tests then read that PDF.
+The layout is the costly part of a test, so what the tests read from a sheet's layout is found
+once per session (`layout_facts`), by whichever test asks first, which renders its PDF from
+the same layout: the print check (tests/test_print.py) and the sheet's own tests then read
+that PDF, and a test in another process reads the facts without laying the sheet out again.
 """
 
 from __future__ import annotations
@@ -67,17 +68,69 @@ def in_columns(kind: str) -> bool:
     return "table_runs(" in (resource_dir("templates") / template).read_text(encoding="utf-8")
 
 
-def layout_problems_of(kind: str, rules: Rules, **options: Any) -> list[str]:
-    """The layout problems of a sheet (options as for `render_sheet`), checked once per
-    session; the test that checks it renders the sheet's PDF from the same layout."""
+HEADINGS = ("h1", "h2", "h3")
+
+
+def heading_lines(document: Any) -> list[tuple[str, list[str]]]:
+    """Every heading of a laid-out sheet (h1-h3, and the heads of tables), with its words
+    and its lines as laid out."""
+    found: list[tuple[str, list[str]]] = []
+
+    def walk(box: Any, in_thead: bool) -> None:
+        element = getattr(box, "element", None)
+        tag = getattr(element, "tag", None)
+        name = type(box).__name__
+        if name in ("BlockBox", "TableCellBox") and (tag in HEADINGS or (tag == "th" and in_thead)):
+            lines = [
+                "".join(t.text for t in boxes(line) if type(t).__name__ == "TextBox")
+                for line in boxes(box)
+                if type(line).__name__ == "LineBox"
+            ]
+            found.append(("".join(element.itertext()), [x for x in lines if x.strip()]))
+            return
+        inside = in_thead or (name == "TableRowGroupBox" and tag == "thead")
+        for child in getattr(box, "children", None) or []:
+            walk(child, inside)
+
+    for page in document.pages:
+        walk(page._page_box, False)
+    return found
+
+
+def page_words(document: Any) -> list[list[str]]:
+    """The text of each text box of a laid-out sheet, page by page, in layout order."""
+    return [
+        [box.text for box in boxes(page._page_box) if type(box).__name__ == "TextBox"]
+        for page in document.pages
+    ]
+
+
+def layout_facts(kind: str, rules: Rules, **options: Any) -> dict[str, Any]:
+    """What the tests read from WeasyPrint's layout of a sheet (options as for
+    `render_sheet`): its "problems" (`layout_problems`), its "headings" (`heading_lines`)
+    and its "words" (`page_words`). Found once per session; the test that finds them renders
+    the sheet's PDF from the same layout."""
     from tests.conftest import shared
 
     html = sheet_html(kind, rules, **options)
-    key = hashlib.sha256(html.encode()).hexdigest()
+    key = hashlib.sha256(repr((html, bool(options.get("fillable")))).encode()).hexdigest()
 
-    def check() -> bytes:
-        problems = layout_problems(layout_sheet(kind, rules, **options))
+    def find() -> bytes:
+        document = layout_sheet(kind, rules, **options)
+        facts = {
+            "problems": layout_problems(document),
+            "headings": heading_lines(document),
+            "words": page_words(document),
+        }
         render_sheet(kind, rules, **options)  # from the layout this process keeps
-        return json.dumps(problems).encode()
+        return json.dumps(facts).encode()
 
-    return list(json.loads(shared(f"layout-{key}", check)))
+    facts: dict[str, Any] = json.loads(shared(f"layout-{key}", find))
+    facts["headings"] = [(text, lines) for text, lines in facts["headings"]]
+    return facts
+
+
+def layout_problems_of(kind: str, rules: Rules, **options: Any) -> list[str]:
+    """The layout problems of a sheet (options as for `render_sheet`), checked once per
+    session (`layout_facts`)."""
+    return list(layout_facts(kind, rules, **options)["problems"])

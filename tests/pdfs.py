@@ -3,14 +3,17 @@
 Lengths are in PDF points (1/72 inch) unless a helper says otherwise; the y of a text run or
 a rectangle is measured down from the top of the page. Each page's content stream is walked
 once, by `_scan`, whichever helpers ask about it: the text, the text runs, the colours and
-the thin rectangles of a page of a reader are kept as long as the reader lives.
+the thin rectangles of a page are kept as long as its reader lives, and for a reader opened
+from bytes (`read`), with those bytes: the same bytes read again soon are not walked again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 import weakref
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -72,11 +75,22 @@ class _Scan:
 _SCANS: weakref.WeakKeyDictionary[PdfReader, dict[tuple[int, int], _Scan]] = (
     weakref.WeakKeyDictionary()
 )
+# the scans of the readers opened from bytes, by the bytes' sha-256, for the PDFs read last:
+# the tests read the same render (a packet, a sheet made once per session) many times
+_SCANS_OF_BYTES: OrderedDict[str, dict[tuple[int, int], _Scan]] = OrderedDict()
+_PDFS_KEPT = 64
 
 
 def read(pdf: bytes) -> PdfReader:
-    """Open a PDF held in memory."""
-    return PdfReader(io.BytesIO(pdf))
+    """Open a PDF held in memory (its pages' scans are shared with a reader of the same
+    bytes opened not long before)."""
+    reader = PdfReader(io.BytesIO(pdf))
+    key = hashlib.sha256(pdf).hexdigest()
+    _SCANS[reader] = _SCANS_OF_BYTES.setdefault(key, {})
+    _SCANS_OF_BYTES.move_to_end(key)
+    while len(_SCANS_OF_BYTES) > _PDFS_KEPT:
+        _SCANS_OF_BYTES.popitem(last=False)
+    return reader
 
 
 def page_size(reader: PdfReader, index: int = 0) -> tuple[float, float]:
@@ -127,7 +141,8 @@ def _walk(page: PageObject) -> _Scan:
 
 
 def _scan(page: PageObject) -> _Scan:
-    """Walk a page once; a page of a reader is walked once for as long as the reader lives."""
+    """Walk a page once; a page of a reader is walked once for as long as the reader lives
+    (and not again for the same bytes read again soon with `read`)."""
     reader, ref = page.pdf, page.indirect_reference
     if not isinstance(reader, PdfReader) or ref is None:
         return _walk(page)

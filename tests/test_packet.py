@@ -15,14 +15,14 @@ import pytest
 from pypdf import PdfWriter
 
 from generator.generate.base import get_generator
-from generator.generate.scenario import dump, roll_scenario
+from generator.generate.scenario import dump
 from generator.loading import Rules
 from generator.pdf.packet import BLANK, Part, Sheet, build_packet, impose, printing_notes
 from generator.render.paper import PAPERS
 from generator.render.sheets import sheet_kinds
 from generator.rulesets import ruleset_ids
-from tests.fullest import fullest_packet, packet_scenario
-from tests.pdfs import PAGE_SIZES, outline, read, widgets
+from tests.fullest import fillable_packet, fullest_packet, packet_scenario, packet_scenario_told
+from tests.pdfs import PAGE_SIZES, outline, page_text, read, widgets
 
 
 def unit_names(scenario: dict[str, Any], side: int | None = None) -> list[str]:
@@ -40,7 +40,7 @@ def made(request: pytest.FixtureRequest, rules: Rules) -> tuple[dict[str, Any], 
 def test_packet_contents_bookmarks_and_metadata(made: tuple[dict[str, Any], bytes]) -> None:
     scenario, pdf = made
     reader = read(pdf)
-    text = " ".join(page.extract_text() for page in reader.pages).replace("\n", " ")
+    text = " ".join(page_text(page) for page in reader.pages).replace("\n", " ")
     for name in unit_names(scenario):
         assert name in text, name
     marks = outline(reader)
@@ -105,7 +105,7 @@ def imposition_problems(pdf: bytes) -> list[str]:
 
 def cover_text(reader: Any) -> str:
     first_section_after_cover = sections(reader)[1][1]
-    text = " ".join(reader.pages[i].extract_text() for i in range(first_section_after_cover - 1))
+    text = " ".join(page_text(reader.pages[i]) for i in range(first_section_after_cover - 1))
     return re.sub(r"\s+", " ", text)
 
 
@@ -238,7 +238,8 @@ def test_printing_notes_list_the_single_sided_pages() -> None:
 
 
 def test_handouts_hold_only_their_side(rules: Rules) -> None:
-    scenario = roll_scenario(rules, "tactical", 8)
+    # the scenario of the packet the print check reads: its sheets are laid out already
+    scenario = packet_scenario_told(rules, "tactical")
     steps: list[str] = []
     packet = build_packet(rules, scenario, progress=steps.append)
     # what a terminal is told while the packet is laid out: each side's sheets, then the
@@ -249,7 +250,7 @@ def test_handouts_hold_only_their_side(rules: Rules) -> None:
     for index in range(2):
         pdf = packet.write(sides={index})
         reader = read(pdf)
-        text = " ".join(page.extract_text() for page in reader.pages).replace("\n", " ")
+        text = " ".join(page_text(page) for page in reader.pages).replace("\n", " ")
         for name in unit_names(scenario, index):
             assert name in text
         other = scenario["sides"][1 - index]["name"]
@@ -304,7 +305,7 @@ def test_packet_with_no_options_lands_in_output(tmp_path: Path) -> None:
     assert proc.stdout.strip() == f"wrote {Path('output') / written.name}"
     # a packet rolled as it is says its seed rolls it again (the printing notes the packet
     # adds to its cover are not the scenario)
-    cover = " ".join(read(written.read_bytes()).pages[0].extract_text().split())
+    cover = " ".join(page_text(read(written.read_bytes()).pages[0]).split())
     assert f"{seed} (the same seed rolls the same scenario)" in cover
 
 
@@ -312,7 +313,7 @@ def test_a_fillable_packet_gives_every_sheet_fields_of_its_own(rules: Rules) -> 
     """A PDF reader fills every field of one name at once: the officers' sheets of a
     high-seas packet (the same kind many times) must not share fields."""
     scenario = packet_scenario(rules, "high-seas")
-    pdf = build_packet(rules, scenario, fillable=True).write()
+    pdf = fillable_packet(rules, "high-seas")
     reader = read(pdf)
     names = [widget.name for widget in widgets(reader)]
     officers = sum(len(ship["officers"]) for side in scenario["sides"] for ship in side["ships"])

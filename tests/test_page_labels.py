@@ -15,13 +15,12 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.generate.duel import roll_character
-from generator.generate.scenario import roll_scenario
 from generator.loading import Rules
 from generator.pdf.batch import BatchOptions, write_index
 from generator.render.pagenumbers import SEPARATOR, page_label
 from generator.render.sheets import get_kind, render_sheet, sheet_kinds
 from generator.rulesets import serving
+from tests.fullest import fullest
 from tests.pdfs import page_text, read
 
 PAPERS = ("a4", "letter")
@@ -80,10 +79,9 @@ def test_the_cases_cover_every_laid_out_kind() -> None:
 @pytest.mark.parametrize(("kind", "ruleset", "paper"), cases())
 def test_every_page_says_page_n_of_m(rules: Rules, kind: str, ruleset: str, paper: str) -> None:
     if kind in FROM_SCENARIO or kind in FROM_CHARACTER:
-        if kind in FROM_CHARACTER:
-            data = roll_character(rules, 654)
-        else:
-            data = roll_scenario(rules, ruleset, 23)
+        # the fullest data (the most pages), rendered as the print check renders it: the
+        # session lays each sheet out once (tests/conftest.py)
+        data = fullest(kind, ruleset, rules)
         filled = read(render_sheet(kind, rules, data=data, ruleset=ruleset, paper=paper))
         assert_numbered(filled, kind)
     if kind != "briefing":  # the briefing is always of a scenario

@@ -13,12 +13,11 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import BooleanObject
 
-from generator.generate.duel import roll_character
 from generator.generate.scenario import roll_scenario
 from generator.loading import Rules
 from generator.render.draw import FORM_FONT_NAME, subset_tag
 from generator.render.sheets import drawn_pdf, render_sheet, sheet_kinds
-from tests.fullest import fullest_packet, variants
+from tests.fullest import fillable_packet, fullest, fullest_packet, variants
 from tests.pdfs import read
 
 
@@ -88,12 +87,8 @@ def test_every_sheet_says_its_language_and_what_it_is(
 ) -> None:
     sheet = sheet_kinds()[kind]
     ruleset = "tactical" if "tactical" in sheet.rulesets else sheet.rulesets[0]
-    data: dict[str, Any] | None = None
-    if variant != "blank":
-        if sheet.data == "character":
-            data = roll_character(rules, 3)
-        else:
-            data = roll_scenario(rules, ruleset, 3)
+    # the fullest data, as the print check renders it (the session lays a sheet out once)
+    data = fullest(kind, ruleset, rules) if variant != "blank" else None
     reader = read(render_sheet(kind, rules, data=data, ruleset=ruleset))
     assert reader.root_object.get("/Lang") == "en"
     assert displays_its_title(reader), "a viewer would show the file's name"
@@ -230,10 +225,7 @@ def test_every_field_of_a_fillable_packet_names_an_embedded_form_font(rules: Rul
     """The drawn logs' 635 check boxes leaned on their own file's form-level /DA, which the
     packet does not keep, and their caption (/MK /CA) was ZapfDingbats' "5" under a QM Sans
     /DA: a viewer rebuilding the look had no font, or would print a "5"."""
-    from generator.pdf.packet import build_packet
-
-    scenario = roll_scenario(rules, "high-seas", 5)
-    reader = read(build_packet(rules, scenario, fillable=True).write())
+    reader = read(fillable_packet(rules, "high-seas"))
     form = reader.root_object["/AcroForm"].get_object()
     resources = form["/DR"].get_object()["/Font"].get_object()
     widgets = [
