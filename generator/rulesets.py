@@ -4,7 +4,8 @@ This is the one place the rulesets are listed. A ruleset is its rules data
 (``data/ID.yaml``), its generator and resolver modules, and its spec (``specs/ID.yaml``),
 which names those modules, says what a game-night packet of it holds, and carries what
 differs per ruleset on each sheet kind it serves (a section per kind under ``sheets:``,
-read and checked by that kind's own module). Nothing else in the code names a ruleset.
+declared by that kind's own module, all checked at once by ``generator.render.specs`` the
+first time a sheet reads one). Nothing else in the code names a ruleset.
 
 Reading the specs costs a few milliseconds (small YAML files, the C parser), so the hot
 commands (``roll``, ``lookup``) may ask for the list freely.
@@ -14,13 +15,13 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from generator.errors import InputError, QuartermasterError
+from generator.errors import DataError, InputError
 from generator.resources import resource_dir
 from generator.yamlfile import YamlDoc, read_yaml
 
@@ -44,8 +45,17 @@ PACKET_SECTIONS = (
     "notes",
     "handout",
 )
-_KEYS = {"ruleset", "order", "default", "generator", "resolvers", "packet", "sheets"}
-_REQUIRED = _KEYS - {"default"}
+_KEYS = {
+    "ruleset",
+    "order",
+    "default",
+    "generator",
+    "resolvers",
+    "cell_formats",
+    "packet",
+    "sheets",
+}
+_REQUIRED = _KEYS - {"default", "cell_formats"}
 _ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
@@ -59,8 +69,10 @@ class RulesetSpec:
     default: bool
     generator: str  # the module whose import registers the ruleset's generator
     resolvers: str  # the module whose import registers its resolvers
+    cell_formats: str | None  # the module whose import registers its own cell formats
     packet: Mapping[str, tuple[str, ...]]
-    sheets: Mapping[str, Any]  # kind -> that kind's section, as written (checked by the kind)
+    # kind -> that kind's section, as written (checked by generator.render.specs)
+    sheets: Mapping[str, Any]
     doc: YamlDoc
 
     def where(self, *keypath: str | int) -> str:
@@ -69,8 +81,13 @@ class RulesetSpec:
         return f"{self.doc.path}:{line}" if line is not None else str(self.doc.path)
 
 
-class SpecError(QuartermasterError):
-    """A spec in specs/ is malformed: a fault of the installation, not of the user's input."""
+class SpecError(DataError):
+    """A spec in specs/ is malformed; carries every problem found, one line each
+    (``file:line: key.path: what``). Exit code 2, as a rules file's problems: whoever adds
+    or edits a ruleset fixes its spec."""
+
+    def __init__(self, problems: str | Iterable[str]) -> None:
+        super().__init__([problems] if isinstance(problems, str) else problems)
 
 
 def _fail(doc: YamlDoc, keypath: tuple[str | int, ...], message: str) -> SpecError:
@@ -94,7 +111,9 @@ def _read_spec(path: Path) -> RulesetSpec:
         raise _fail(doc, ("ruleset",), f"'ruleset' must be the file's name, '{path.stem}'")
     if not isinstance(raw["order"], int) or isinstance(raw["order"], bool):
         raise _fail(doc, ("order",), "'order' must be a whole number (the place in lists)")
-    for key in ("generator", "resolvers"):
+    for key in ("generator", "resolvers", "cell_formats"):
+        if key not in raw:
+            continue
         if not isinstance(raw[key], str) or not _MODULE.fullmatch(raw[key]):
             raise _fail(doc, (key,), f"'{key}' must name a Python module")
     packet = raw["packet"]
@@ -119,6 +138,7 @@ def _read_spec(path: Path) -> RulesetSpec:
         default=raw.get("default") is True,
         generator=raw["generator"],
         resolvers=raw["resolvers"],
+        cell_formats=raw.get("cell_formats"),
         packet={key: tuple(packet.get(key, ())) for key in PACKET_SECTIONS},
         sheets={kind: section or {} for kind, section in sheets.items()},
         doc=doc,
@@ -140,7 +160,8 @@ def ruleset_specs() -> dict[str, RulesetSpec]:
 
 
 def import_code(spec: RulesetSpec, key: str) -> None:
-    """Import the module `spec` names under `key` (``generator`` or ``resolvers``)."""
+    """Import the module `spec` names under `key` (``generator``, ``resolvers`` or
+    ``cell_formats``)."""
     module = str(getattr(spec, key))
     try:
         importlib.import_module(module)
@@ -172,8 +193,9 @@ def serving(kind: str) -> tuple[str, ...]:
 
 
 def sheet_section(ruleset: str, kind: str) -> tuple[Mapping[str, Any], RulesetSpec]:
-    """Return the section of `ruleset`'s spec for sheet `kind` and the spec itself (for its
-    `where`), or raise naming the rulesets the kind serves."""
+    """Return the section of `ruleset`'s spec for sheet `kind` as written (a sheet reads it
+    checked: `generator.render.specs.section`) and the spec itself (for its `where`), or
+    raise naming the rulesets the kind serves."""
     spec = get_spec(ruleset)
     if kind not in spec.sheets:
         raise InputError(f"--ruleset: the {kind} sheet serves {', '.join(serving(kind))}")

@@ -13,6 +13,7 @@ from generator.app import (
     CharacterRequest,
     FleetRequest,
     Listener,
+    OrderOptions,
     PacketRequest,
     PrintOptions,
     ScenarioRequest,
@@ -80,7 +81,8 @@ def test_a_packet_is_bytes_and_names_and_nothing_is_written(elsewhere: Path) -> 
 
 
 def test_a_scenario_from_options_is_the_one_the_order_rolls(rules: Rules) -> None:
-    request = ScenarioRequest("flob", seed=7, ships="3", navies="British,french", year=1798)
+    asked = OrderOptions(ships="3", navies="British,french", year=1798)
+    request = ScenarioRequest("flob", seed=7, order=asked)
     made = make_scenario(request)
     order = Order((3,), ("british", "french"), 1798, True)
     assert made.data == roll_scenario(rules, "flob", 7, order)
@@ -96,7 +98,7 @@ def test_an_unseeded_scenario_notes_the_seed_it_drew() -> None:
 
 def test_uneven_sides_are_a_warning_not_an_error() -> None:
     heard = Heard()
-    made = make_scenario(ScenarioRequest("flob", seed=3, ships="1,4"), heard)
+    made = make_scenario(ScenarioRequest("flob", seed=3, order=OrderOptions(ships="1,4")), heard)
     assert made.data["balance"]["balanced"] is False
     assert heard.said == [("warn", made.data["balance"]["warning"])]
 
@@ -143,9 +145,15 @@ def test_outputs_are_named_alike() -> None:
 @pytest.mark.parametrize(
     ("request_", "message"),
     [
-        (ScenarioRequest("flob", ships="x"), r"^--ships x: whole numbers, e\.g\. 3 or 3,4$"),
+        (
+            ScenarioRequest("flob", order=OrderOptions(ships="x")),
+            r"^--ships x: whole numbers, e\.g\. 3 or 3,4$",
+        ),
         (ScenarioRequest("flot"), r"^unknown ruleset 'flot'"),
-        (ScenarioRequest("flob", navies="britsh"), r"^--navies: unknown navy 'britsh'"),
+        (
+            ScenarioRequest("flob", order=OrderOptions(navies="britsh")),
+            r"^--navies: unknown navy 'britsh'",
+        ),
         (FleetRequest("flob", navy="frnch"), r"^--navy: unknown navy 'frnch'"),
         (FleetRequest("duel"), r"^duel has no fleets"),
         (CharacterRequest(seed=1, from_file=Path("x.yaml")), r"no --seed$"),
@@ -155,6 +163,14 @@ def test_outputs_are_named_alike() -> None:
         (
             PacketRequest("flob", seed=3, from_file=Path("x.yaml")),
             r"^--from: the scenario is read from the file",
+        ),
+        (
+            PacketRequest("flob", order=OrderOptions(year=1798), from_file=Path("x.yaml")),
+            r"^--from: the scenario is read from the file; no --seed, --ships",
+        ),
+        (
+            ScenarioRequest("flob", order=OrderOptions(navies="french"), sides=(Path("x.yaml"),)),
+            r"^--side: the fleet files say the ships and navies",
         ),
         (SheetRequest("roster", ruleset="duel"), r"^--ruleset duel: the roster sheet serves "),
         (

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.loading import MIN_SHIP_NAMES, NameLists, Rules, check_files
+from generator.loading import NameLists, Rules, check_files
+from generator.loading.names import MIN_SHIP_NAMES
 
 
 @pytest.fixture(scope="module")

@@ -66,6 +66,7 @@ def test_a_good_spec_reads(tmp_path: Path) -> None:
     assert spec.id == "sloops" and spec.order == 9 and not spec.default
     assert spec.packet["cover"] == ("briefing",) and spec.packet["spares"] == ()
     assert spec.sheets == {"briefing": {}}
+    assert spec.cell_formats is None  # optional: only a ruleset with cell formats of its own
 
 
 @pytest.mark.parametrize(
@@ -83,7 +84,11 @@ def test_a_good_spec_reads(tmp_path: Path) -> None:
         ),
         (
             GOOD.format(name="sloops").replace("packet:", "deck: 1\npacket:"),
-            r"sloops\.yaml:1: unknown deck \(a spec has default, generator",
+            r"sloops\.yaml:1: unknown deck \(a spec has cell_formats, default, generator",
+        ),
+        (
+            GOOD.format(name="sloops").replace("packet:", "cell_formats: [a]\npacket:"),
+            r":5: 'cell_formats' must name a Python module",
         ),
         (
             "ruleset: sloops\norder: 1\n",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import copy
+import dataclasses
 import itertools
 import math
 import re
@@ -30,7 +31,10 @@ from generator.render.kinds.map import styles as map_styles
 from generator.render.kinds.map import tiles as map_tiles
 from generator.render.paper import get_paper
 from generator.render.sheets import render_sheet
+from generator.render.specs import spec_problems
 from generator.render.words import house_tables_line
+from generator.rulesets import get_spec
+from tests.fullest import fullest_packet
 from tests.pdfs import (
     BLACK_AND_WHITE,
     MM,
@@ -206,9 +210,8 @@ def test_page_headers_fit_in_three_lines(rules: Rules, paper: str) -> None:
 @pytest.mark.parametrize("ruleset", ["tactical", "impulse", "convoy", "flob"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_map_pages(rules: Rules, ruleset: str, paper: str) -> None:
-    mono = paper == "letter"
     data = scenario(ruleset)
-    reader = read(render_sheet("map", rules, data=data, paper=paper, mono=mono))
+    reader = drawn(ruleset, paper, mono=paper == "letter")
     columns, rows = GRIDS[ruleset, paper]
     assert len(reader.pages) == columns * rows
     assert {page_size(reader, i) for i in range(len(reader.pages))} == {PAGE_SIZES[paper]}
@@ -666,17 +669,15 @@ def test_the_map_names_the_house_tables_it_is_drawn_from(rules: Rules) -> None:
     assert map_kind.context(rules, edited, "a4", "convoy")["house_note"] == ""
 
 
-def test_a_map_section_with_anything_but_its_house_tables_is_refused(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from generator.rulesets import SpecError, get_spec
-
-    spec = get_spec("convoy")
-    for raw in ({"house_tables": "convoy.scenario"}, {"house_tables": ["tactical.scenario"]},
-                {"tiles": 4}):  # fmt: skip
-        monkeypatch.setattr(map_kind, "sheet_section", lambda *_, raw=raw: (raw, spec))
-        with pytest.raises(SpecError, match=r"convoy\.yaml:\d+: a map section may have"):
-            map_kind.map_house_tables.__wrapped__("convoy")
+def test_a_map_section_with_anything_but_its_house_tables_is_refused(rules: Rules) -> None:
+    for raw, message in (
+        ({"house_tables": "convoy.scenario"}, "house_tables: expected a list of tables"),
+        ({"house_tables": ["tactical.scenario"]}, "house_tables[0]: 'tactical.scenario' is not"),
+        ({"tiles": 4}, "tiles: unknown key 'tiles' (allowed: house_tables)"),
+    ):
+        spec = dataclasses.replace(get_spec("convoy"), sheets={"map": raw})
+        (problem,) = spec_problems(spec, rules)
+        assert re.match(rf".*convoy\.yaml:\d+: sheets\.map\.{re.escape(message)}", problem)
 
 
 # ---------------------------------------------------------------- the packet's printing notes
@@ -700,8 +701,7 @@ def _span(pdf: bytes, title: str) -> tuple[int, int]:
 def test_a_flob_packet_s_cover_fits_its_one_page_plan(rules: Rules) -> None:
     """The FLoB table plan is one page: nothing to trim or overlap, "has" a blank back, and
     "page 15", not "pages 15"."""
-    packet = build_packet(rules, roll_scenario(rules, "flob", 5))
-    pdf = packet.write()
+    pdf = fullest_packet(rules, "flob", "a4")  # the packet the print check reads
     cover = _cover(pdf)
     first, last = _span(pdf, "Scenario map")
     assert last == first + 1 and first % 2 == 1  # the plan and its blank back

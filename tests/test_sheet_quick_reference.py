@@ -8,6 +8,7 @@ are checked for text under 7 pt and for anything wider than its column.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import math
 import re
@@ -24,11 +25,12 @@ from generator.render.kinds import quick_reference as qr
 from generator.render.kinds.quick_reference import size as qr_size
 from generator.render.kinds.quick_reference import spec as qr_spec
 from generator.render.kinds.quick_reference import tables as qr_tables
-from generator.render.sheets import get_kind, layout_sheet, render_sheet, sheet_html
+from generator.render.sheets import get_kind, render_sheet, sheet_html
+from generator.render.specs import spec_problems
 from generator.render.words import table_title
-from generator.rulesets import SpecError
+from generator.rulesets import get_spec
 from tests.conftest import FIXTURES
-from tests.layouts import boxes, layout_problems_of
+from tests.layouts import layout_facts, layout_problems_of
 from tests.pdfs import (
     MM,
     PAGE_SIZES,
@@ -207,15 +209,31 @@ def test_odds_by_reads_the_rules_it_is_given(
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
-        ({"modifier": "a.b", "heading": "X"}, "expected modifier, heading and values"),
-        ({"modifier": "ab", "heading": "X", "values": [1]}, "modifier: expected"),
-        ({"modifier": "a.b", "heading": "X", "values": ["one"]}, "a list of whole numbers"),
-        ({"modifier": "a.b", "heading": "X", "values": {"table": "t"}}, "table, field"),
+        ({"modifier": "a.b", "heading": "X"}, r"odds_by\.broadside: missing 'values'"),
+        (
+            {"modifier": "ab", "heading": "X", "values": [1]},
+            r"odds_by\.broadside\.modifier: expected 'modifiers-table\.modifier-id'",
+        ),
+        (
+            {"modifier": "a.b", "heading": "X", "values": ["one"]},
+            r"odds_by\.broadside\.values\[0\]: expected a whole number, found 'one'",
+        ),
+        (
+            {"modifier": "a.b", "heading": "X", "values": {"table": "t"}},
+            r"odds_by\.broadside\.values: missing 'field'",
+        ),
+        (
+            {"modifier": "broadside-modifiers.mermaids", "heading": "X", "values": [1]},
+            r"odds_by\.broadside\.modifier: tactical\.broadside-modifiers has no modifier",
+        ),
     ],
 )
-def test_odds_by_spec_is_checked(raw: dict[str, Any], message: str) -> None:
-    with pytest.raises(SpecError, match=message):
-        qr_spec._odds_by(raw, "specs/x.yaml: quick-reference: odds_by: t")
+def test_odds_by_spec_is_checked(rules: Rules, raw: dict[str, Any], message: str) -> None:
+    section = {"sections": [{"title": "T", "tables": ["broadside"]}], "odds_by": {"broadside": raw}}
+    spec = dataclasses.replace(get_spec("tactical"), sheets={"quick-reference": section})
+    problems = spec_problems(spec, rules)
+    wanted = rf"tactical\.yaml:\d+: sheets\.quick-reference\.{message}"
+    assert any(re.search(wanted, problem) for problem in problems), problems
 
 
 def test_odds_by_names_modifiers_and_tables_that_exist(rules: Rules) -> None:
@@ -331,11 +349,8 @@ def test_quick_reference(rules: Rules, ruleset: str, paper: str, mono: bool) -> 
 
 def test_mono_lays_out_as_the_colour_sheet(rules: Rules) -> None:
     def words(mono: bool) -> list[list[str]]:
-        document = layout_sheet("quick-reference", rules, ruleset="flob", paper="letter", mono=mono)
-        return [
-            [box.text for box in boxes(page._page_box) if type(box).__name__ == "TextBox"]
-            for page in document.pages
-        ]
+        options = {"ruleset": "flob", "paper": "letter", "mono": mono}
+        return list(layout_facts("quick-reference", rules, **options)["words"])
 
     assert words(mono=False) == words(mono=True)
 
@@ -510,35 +525,6 @@ def test_number_columns_are_marked_and_headings_capitalised(rules: Rules) -> Non
     assert "<th>Odds</th>" in sheet_html("quick-reference", rules, ruleset="flob", paper="a4")
 
 
-HEADINGS = ("h1", "h2", "h3")
-
-
-def _heading_lines(document: Any) -> list[tuple[str, list[str]]]:
-    """Every heading of a laid-out sheet (h1-h3, and the heads of tables), with its words
-    and its lines as laid out."""
-    found: list[tuple[str, list[str]]] = []
-
-    def walk(box: Any, in_thead: bool) -> None:
-        element = getattr(box, "element", None)
-        tag = getattr(element, "tag", None)
-        name = type(box).__name__
-        if name in ("BlockBox", "TableCellBox") and (tag in HEADINGS or (tag == "th" and in_thead)):
-            lines = [
-                "".join(t.text for t in boxes(line) if type(t).__name__ == "TextBox")
-                for line in boxes(box)
-                if type(line).__name__ == "LineBox"
-            ]
-            found.append(("".join(element.itertext()), [x for x in lines if x.strip()]))
-            return
-        inside = in_thead or (name == "TableRowGroupBox" and tag == "thead")
-        for child in getattr(box, "children", None) or []:
-            walk(child, inside)
-
-    for page in document.pages:
-        walk(page._page_box, False)
-    return found
-
-
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize(("paper", "mono"), [("a4", False), ("letter", True)])
 def test_pages_are_filled_numbered_and_headed_in_whole_words(
@@ -557,8 +543,8 @@ def test_pages_are_filled_numbered_and_headed_in_whole_words(
     assert (lowest - top) / (height - top - bottom) >= qr_size.GOOD_FILL, (ruleset, paper, lowest)
     for number, page in enumerate(reader.pages, start=1):
         assert f"Page {number} of {count}" in page_text(page)
-    document = layout_sheet("quick-reference", rules, ruleset=ruleset, paper=paper, mono=mono)
-    headings = _heading_lines(document)
+    options = {"ruleset": ruleset, "paper": paper, "mono": mono}
+    headings = layout_facts("quick-reference", rules, **options)["headings"]
     assert len(headings) > 20
     for text, lines in headings:
         if lines:

@@ -41,8 +41,10 @@ from generator.render.kinds.ship_log.items import (
 )
 from generator.render.paper import get_paper
 from generator.render.sheets import draw_sheet, page_boxes, render_sheet
+from generator.render.specs import spec_problems
 from generator.ruleset import logcard
 from generator.ruleset.logcard import Checks, Choice, LogCard, Table, TextCell, Track, Tracks
+from generator.rulesets import get_spec
 from generator.text import signed
 from tests.fullest import SEEDS, fullest
 from tests.pdfs import (
@@ -885,19 +887,17 @@ def test_tally_tracks_keep_to_a_hundred_boxes() -> None:
     assert boxes <= logcard.MAX_TALLY_BOXES and boxes * unit >= 10_000 and unit == 100
 
 
-def test_a_spec_without_its_ship_log_keys_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator.rulesets import RulesetSpec, SpecError
-
-    spec = ship_log.sheet_section("tactical", "ship-log")[1]
-    broken = {"layout": "sideways", "blank_logs": 4, "turn_log": [2, 1], "widths": {}}
-    monkeypatch.setattr(ship_log, "sheet_section", lambda r, k: (broken, spec))
-    ship_log.layout_of.cache_clear()
-    try:
-        with pytest.raises(SpecError, match="a ship-log section has layout"):
-            ship_log.layout_of("tactical")
-    finally:
-        ship_log.layout_of.cache_clear()
-    assert isinstance(spec, RulesetSpec)
+def test_a_spec_without_its_ship_log_keys_is_refused(rules: Rules) -> None:
+    broken = {"layout": "sideways", "blank_logs": 4, "turn_log": [2], "widths": {}}
+    spec = dataclasses.replace(get_spec("tactical"), sheets={"ship-log": broken})
+    problems = [problem.split(": ", 1)[1] for problem in spec_problems(spec, rules)]
+    assert problems == [
+        "sheets.ship-log.layout: 'sideways' is not a layout (allowed: half, full)",
+        "sheets.ship-log.turn_log: expected exactly 2 numbers, found 1",
+        "sheets.ship-log.widths: missing 'label' (number: at least 0 (mm))",
+        "sheets.ship-log.widths: missing 'right' (number: at least 0 (mm))",
+        "sheets.ship-log.widths: missing 'check' (number: at least 0 (mm))",
+    ]
 
 
 def test_a_trait_rolled_twice_is_said_once_on_the_log(rules: Rules) -> None:

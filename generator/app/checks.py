@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from generator.app.requests import Listener
+from generator.app.requests import Listener, OrderOptions
 from generator.errors import InputError
 from generator.generate.scenario import Order
 from generator.output import check_target
+from generator.ruleset.model import Scenario
 from generator.ruleset.scenario import balance_warning
 from generator.schema import TITLE_LENGTH
 
@@ -30,11 +30,9 @@ def _numbers(option: str, text: str | None) -> tuple[int, ...]:
         raise InputError(f"{option} {text}: whole numbers, e.g. 3 or 3,4") from None
 
 
-def read_order(
-    ships: str | None, navies: str | None, year: int | None, balanced: bool = True
-) -> Order:
+def read_order(order: OrderOptions) -> Order:
     """Return the order typed as ``--ships 3,4 --navies british,french --year Y``."""
-    return Order(_numbers("--ships", ships), words(navies), year, balanced)
+    return Order(_numbers("--ships", order.ships), words(order.navies), order.year, order.balanced)
 
 
 def check_title(title: str | None) -> None:
@@ -52,7 +50,7 @@ def check_output(
         check_target(output, force=force, kind=kind, inputs=inputs)
 
 
-def say_uneven(scenario: dict[str, Any], listener: Listener) -> None:
+def say_uneven(scenario: Scenario, listener: Listener) -> None:
     """Warn that the sides could not be balanced (the briefing prints the same line)."""
     uneven = balance_warning(scenario)
     if uneven is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Generic, TypeVar
 
 from generator.app.checks import check_output, read_order, say_uneven
 from generator.app.inputs import (
@@ -21,6 +21,7 @@ from generator.app.requests import (
     CharacterRequest,
     FleetRequest,
     Listener,
+    OrderOptions,
     ScenarioRequest,
     fresh_seed,
 )
@@ -29,12 +30,16 @@ from generator.generate import scenario as scenarios
 from generator.generate.base import get_generator
 from generator.loading import Rules
 from generator.output import write_atomic
+from generator.ruleset.model import Character, Force, Scenario
 from generator.rulesets import serving
 from generator.yamlfile import read_yaml
 
+# what is made: a scenario, a fleet or a character (any of them, read from a file)
+Made = TypeVar("Made", Scenario, Force, Character, Scenario | Force | Character)
+
 
 @dataclass(frozen=True)
-class Generated:
+class Generated(Generic[Made]):
     """What was made, and how a terminal lists it.
 
     Attributes:
@@ -46,7 +51,7 @@ class Generated:
     """
 
     kind: str
-    data: dict[str, Any]
+    data: Made
     units: str
     fields: tuple[str, ...] | None = None
     written: Path | None = None
@@ -65,7 +70,7 @@ def seed_or_fresh(seed: int | None, listener: Listener) -> int:
     return seed
 
 
-def _save(made: Generated, output: Path | None, as_yaml: bool) -> Generated:
+def _save(made: Generated[Made], output: Path | None, as_yaml: bool) -> Generated[Made]:
     """Write `made` to `output` (checked before the work), in YAML when asked or named so."""
     if output is None:
         return made
@@ -74,16 +79,16 @@ def _save(made: Generated, output: Path | None, as_yaml: bool) -> Generated:
     return replace(made, written=output)
 
 
-def make_scenario(request: ScenarioRequest, listener: Listener = QUIET) -> Generated:
+def make_scenario(request: ScenarioRequest, listener: Listener = QUIET) -> Generated[Scenario]:
     """Roll a whole scenario, make one around fleet files, or read an edited one."""
     rules = load_rules(request.rules_file)
     ruleset = request.ruleset
     check_ruleset(rules, ruleset)
-    order = read_order(request.ships, request.navies, request.year, request.balanced)
+    order = read_order(request.order)
     scenarios.check_order(rules, ruleset, order)
     if request.from_file is not None and (request.sides or request.seed is not None):
         raise InputError("--from: the scenario is read from the file; no --seed or --side")
-    if request.sides and (request.ships or request.navies):
+    if request.sides and (request.order.ships or request.order.navies):
         raise InputError("--side: the fleet files say the ships and navies; no --ships or --navies")
     check_input(request.from_file, "--from", SCENARIO_FILE)
     for side in request.sides:
@@ -95,7 +100,7 @@ def make_scenario(request: ScenarioRequest, listener: Listener = QUIET) -> Gener
     elif request.sides:
         seed = seed_or_fresh(request.seed, listener)
         scenario = scenarios.scenario_from_sides(
-            rules, ruleset, list(request.sides), seed, request.year, request.balanced
+            rules, ruleset, list(request.sides), seed, order.year, order.balanced
         )
     else:
         scenario = roll_scenario(rules, ruleset, request.seed, order, listener)
@@ -107,12 +112,12 @@ def make_scenario(request: ScenarioRequest, listener: Listener = QUIET) -> Gener
 
 def roll_scenario(
     rules: Rules, ruleset: str, seed: int | None, order: scenarios.Order, listener: Listener
-) -> dict[str, Any]:
+) -> Scenario:
     """Roll the scenario `order` asks for from `seed` (None: a fresh one, noted)."""
     return scenarios.roll_scenario(rules, ruleset, seed_or_fresh(seed, listener), order)
 
 
-def make_fleet(request: FleetRequest, listener: Listener = QUIET) -> Generated:
+def make_fleet(request: FleetRequest, listener: Listener = QUIET) -> Generated[Force]:
     """Roll one side's force (fleet, squadron or convoy), or read an edited fleet file."""
     rules = load_rules(request.rules_file)
     ruleset = request.ruleset
@@ -124,7 +129,7 @@ def make_fleet(request: FleetRequest, listener: Listener = QUIET) -> Generated:
             f"'quartermaster scenario {ruleset}'"
         )
     ships = None if request.ships is None else str(request.ships)
-    order = read_order(ships, request.navy, request.year, balanced=False)
+    order = read_order(OrderOptions(ships, request.navy, request.year, balanced=False))
     scenarios.check_order(rules, ruleset, order, "--navy")
     if request.from_file is not None and _asked_to_roll(request):
         raise InputError(
@@ -150,7 +155,7 @@ def _asked_to_roll(request: FleetRequest) -> bool:
     )
 
 
-def make_character(request: CharacterRequest, listener: Listener = QUIET) -> Generated:
+def make_character(request: CharacterRequest, listener: Listener = QUIET) -> Generated[Character]:
     """Roll one duellist, or read an edited character file."""
     rules = load_rules(request.rules_file)
     gen = get_generator(serving("character")[0])
@@ -169,7 +174,9 @@ def make_character(request: CharacterRequest, listener: Listener = QUIET) -> Gen
 GENERATED_FILE = "a scenario, fleet or character file (JSON or YAML, as Quartermaster writes)"
 
 
-def read_file(path: Path, rules_file: Path | None = None) -> Generated:
+def read_file(
+    path: Path, rules_file: Path | None = None
+) -> Generated[Scenario | Force | Character]:
     """Read a file a user made or edited (a scenario, a fleet or a character, whichever it
     is) and check it against its ruleset's schema, every problem at once.
 

@@ -33,6 +33,7 @@ from generator.output import check_target, write_atomic
 from generator.pdf import batch, packet
 from generator.render import sheets
 from generator.render.paper import get_paper
+from generator.ruleset.model import Force, Scenario, SheetData, side_of
 from generator.ruleset.scenario import ROLLS_AGAIN
 from generator.rulesets import default_ruleset
 
@@ -72,19 +73,21 @@ class PdfFile:
 # --- what the sheets are told ----------------------------------------------------------
 
 
-def told(rules: Rules, scenario: dict[str, Any], *, rolled: bool) -> dict[str, Any]:
+def told(rules: Rules, scenario: Scenario, *, rolled: bool) -> Scenario:
     """Return `scenario` as the sheets are given it: with whether its seed rolls it again
     (`ROLLS_AGAIN`, which the briefing says). One `rolled` here from its seed and the
     options it records does, by how it was made; one read from a file does only if
     rolling its seed with its options makes it again as it is (`rolls_again`)."""
     again = rolled or scenarios.rolls_again(rules, scenario)
-    return {**scenario, ROLLS_AGAIN: again}
+    given = scenario.copy()
+    given[ROLLS_AGAIN] = again
+    return given
 
 
 # --- packets ------------------------------------------------------------------------------
 
 
-def handout_names(target: Path, scenario: dict[str, Any]) -> list[Path]:
+def handout_names(target: Path, scenario: Scenario) -> list[Path]:
     """Return the paths of the sides' handouts beside `target`, named by navy
     (``packet-flob-7-british.pdf``), numbered where two sides share a navy."""
     navies = [str(side.get("navy") or f"side{i + 1}") for i, side in enumerate(scenario["sides"])]
@@ -97,7 +100,7 @@ class _Planned:
     """A packet past its checks: the rules, the scenario, and the files it makes."""
 
     rules: Rules
-    scenario: dict[str, Any]
+    scenario: Scenario
     paper: str
     without: tuple[str, ...]
     target: Path
@@ -115,7 +118,7 @@ def _plan_packet(request: PacketRequest, listener: Listener) -> _Planned:
     if ruleset is not None:
         check_ruleset(rules, ruleset)
     if request.from_file is not None:
-        if request.seed is not None or request.ships or request.navies or request.year is not None:
+        if request.seed is not None or request.order.chosen():
             raise InputError(
                 "--from: the scenario is read from the file; no --seed, --ships, --navies or --year"
             )
@@ -126,7 +129,7 @@ def _plan_packet(request: PacketRequest, listener: Listener) -> _Planned:
         ruleset = str(scenario["ruleset"])
     else:
         ruleset = ruleset or default_ruleset()
-        order = read_order(request.ships, request.navies, request.year, request.balanced)
+        order = read_order(request.order)
         scenarios.check_order(rules, ruleset, order)
         check_output(request.output, request.force, "pdf", (request.rules_file,))
         scenario = roll_scenario(rules, ruleset, request.seed, order, listener)
@@ -193,11 +196,11 @@ def _inputs(request: PacketRequest | SheetRequest) -> tuple[Path | None, ...]:
 FLEET_KINDS = ("roster", "ship-log", "counters")
 
 
-def fleet_as_scenario(force: dict[str, Any]) -> dict[str, Any]:
+def fleet_as_scenario(force: Force) -> Scenario:
     """Return a fleet file (``quartermaster fleet``, edited or not) as a one-side scenario,
     for the sheets that print a side: its roster, its ships' logs, its counters."""
-    side = scenarios.side_of(force)
-    scenario: dict[str, Any] = {
+    side = side_of(force)
+    scenario: Scenario = {
         "ruleset": force["ruleset"],
         "seed": force.get("seed", 0),
         "title": str(side.get("name", "")),
@@ -214,7 +217,7 @@ def sheet_data(
     ruleset: str | None,
     from_file: Path | None,
     seed: int | None,
-) -> dict[str, Any] | None:
+) -> SheetData | None:
     """Return what a sheet is about: read from an edited file, rolled from a seed, or None."""
     if from_file is not None and seed is not None:
         raise InputError("give --from or --seed, not both")
@@ -228,10 +231,8 @@ def sheet_data(
             if sheet.kind not in FLEET_KINDS:
                 found = scenarios.read_scenario(from_file, rules, ruleset)
             else:
-                kind, found = scenarios.read_generated(
-                    from_file, rules, ("scenario", "fleet"), ruleset
-                )
-                found = fleet_as_scenario(found) if kind == "fleet" else found
+                _, read = scenarios.read_generated(from_file, rules, ("scenario", "fleet"), ruleset)
+                found = read if "sides" in read else fleet_as_scenario(read)
             return told(rules, found, rolled=False)
         if seed is None:
             return None
@@ -250,7 +251,7 @@ class _Sheet:
     """A sheet past its checks: the rules, what it is about, its ruleset and its name."""
 
     rules: Rules
-    data: dict[str, Any] | None
+    data: SheetData | None
     ruleset: str | None
     target: Path
 
@@ -273,7 +274,8 @@ def _plan_sheet(request: SheetRequest) -> _Sheet:
     check_input(request.from_file, "--from", takes)
     check_output(request.output, request.force, "pdf", _inputs(request))
     data = sheet_data(sheet, rules, ruleset, request.from_file, request.seed)
-    chosen = ruleset or (str(data["ruleset"]) if data and "ruleset" in data else None)
+    named = data.get("ruleset") if data else None  # a character may name none
+    chosen = ruleset or (str(named) if named is not None else None)
     name = output_name(kind, chosen, request.seed, paper, printing.mono, printing.fillable)
     return _Sheet(rules, data, chosen, request.output or OUTPUT_FOLDER / name)
 
@@ -314,7 +316,7 @@ def batch_order(options: batch.BatchOptions) -> scenarios.Order:
     return scenarios.Order(options.ships, options.navies, options.year, options.balanced)
 
 
-def batch_plan(rules: Rules, options: batch.BatchOptions) -> list[dict[str, Any]]:
+def batch_plan(rules: Rules, options: batch.BatchOptions) -> list[Scenario]:
     """Roll every scenario of the batch, in order, and give each a title no earlier one
     has ("Action off Ushant II" after "Action off Ushant"); return them as the sheets are
     given them (`told`). The same options give the same scenarios and titles, so a resumed
@@ -346,7 +348,7 @@ def make_batch(request: BatchRequest, listener: Listener = QUIET) -> dict[str, A
     chosen = words(request.rulesets)
     for ruleset in chosen:
         check_ruleset(rules, ruleset)
-    order = read_order(request.ships, request.navies, request.year, request.balanced)
+    order = read_order(request.order)
     for ruleset in chosen:
         scenarios.check_order(rules, ruleset, order)
     seed = request.seed
@@ -357,7 +359,7 @@ def make_batch(request: BatchRequest, listener: Listener = QUIET) -> dict[str, A
         rulesets=chosen,
         seed=seed_or_fresh(seed, listener),
         count=request.count,
-        balanced=request.balanced,
+        balanced=order.balanced,
         paper=paper,
         mono=request.printing.mono,
         fillable=request.printing.fillable,
@@ -365,7 +367,7 @@ def make_batch(request: BatchRequest, listener: Listener = QUIET) -> dict[str, A
         rules_file=str(request.rules_file) if request.rules_file else None,
         ships=order.ships,
         navies=order.navies,
-        year=request.year,
+        year=order.year,
         without=leave_out,
         spares=request.spares,
     )

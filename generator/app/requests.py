@@ -47,6 +47,28 @@ QUIET = Listener()
 
 
 @dataclass(frozen=True)
+class OrderOptions:
+    """The scenario ordered, as typed (``--ships 3,4 --navies british,french --year 1798``):
+    a scenario, a packet and a batch are ordered alike.
+
+    Attributes:
+        ships: ships a side as typed: ``3``, or ``3,4`` for uneven sides; None: the rules'.
+        navies: the sides' navies as typed: ``british`` or ``british,french``.
+        year: the year of the action; None to roll it.
+        balanced: reroll (from the seed) until the sides are within 10 %.
+    """
+
+    ships: str | None = None
+    navies: str | None = None
+    year: int | None = None
+    balanced: bool = True
+
+    def chosen(self) -> bool:
+        """Return whether ships, navies or a year were asked for (a file read says its own)."""
+        return bool(self.ships) or bool(self.navies) or self.year is not None
+
+
+@dataclass(frozen=True)
 class ScenarioRequest:
     """A whole scenario: rolled from a seed as ordered, made around fleet files
     (`sides`), or read from an edited file (`from_file`).
@@ -54,10 +76,7 @@ class ScenarioRequest:
     Attributes:
         ruleset: the ruleset's id (a file read says its own when this is None).
         seed: the seed; None draws one (said as a note).
-        ships: ships a side as typed: ``3``, or ``3,4`` for uneven sides; None: the rules'.
-        navies: the sides' navies as typed: ``british`` or ``british,french``.
-        year: the year of the action; None to roll it.
-        balanced: reroll (from the seed) until the sides are within 10 %.
+        order: the ships, navies and year asked for, and whether the sides are balanced.
         sides: fleet files (``quartermaster fleet -o``) for one or both sides.
         from_file: an edited scenario file to read instead of rolling.
         rules_file: a house-rules file.
@@ -68,10 +87,7 @@ class ScenarioRequest:
 
     ruleset: str
     seed: int | None = None
-    ships: str | None = None
-    navies: str | None = None
-    year: int | None = None
-    balanced: bool = True
+    order: OrderOptions = OrderOptions()
     sides: tuple[Path, ...] = ()
     from_file: Path | None = None
     rules_file: Path | None = None
@@ -83,7 +99,7 @@ class ScenarioRequest:
 @dataclass(frozen=True)
 class FleetRequest:
     """One side's force, rolled or read from an edited fleet file (fields as for
-    `ScenarioRequest`; `ships` is one number, `navy` one navy)."""
+    `ScenarioRequest` and its `OrderOptions`; `ships` is one number, `navy` one navy)."""
 
     ruleset: str
     seed: int | None = None
@@ -137,10 +153,7 @@ class PacketRequest:
 
     ruleset: str | None = None
     seed: int | None = None
-    ships: str | None = None
-    navies: str | None = None
-    year: int | None = None
-    balanced: bool = True
+    order: OrderOptions = OrderOptions()
     from_file: Path | None = None
     without: str | None = None
     spares: int | None = None
@@ -188,10 +201,7 @@ class BatchRequest:
     count: int
     output: Path
     seed: int | None = None
-    ships: str | None = None
-    navies: str | None = None
-    year: int | None = None
-    balanced: bool = True
+    order: OrderOptions = OrderOptions()
     without: str | None = None
     spares: int | None = None
     jobs: int = 2

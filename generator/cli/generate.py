@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from generator import completion
-from generator.app import CharacterRequest, FleetRequest, ScenarioRequest
+from generator.app import CharacterRequest, FleetRequest, OrderOptions, ScenarioRequest
 from generator.cli.common import (
     BalancedOption,
     Command,
@@ -42,7 +42,7 @@ OutputFile = Annotated[
 commands = typer.Typer()
 
 
-def _report(made: Generated, as_json: bool, as_yaml: bool) -> bool:
+def _report(made: Generated[Any], as_json: bool, as_yaml: bool) -> bool:
     """Say where generated data was written, or print it as JSON or YAML; return False if
     it is for a terminal listing instead."""
     if made.written is not None:
@@ -174,10 +174,7 @@ def scenario_command(
     request = ScenarioRequest(
         ruleset=ruleset,
         seed=seed,
-        ships=ships,
-        navies=navies,
-        year=year,
-        balanced=balanced,
+        order=OrderOptions(ships, navies, year, balanced),
         sides=tuple(sides or ()),
         from_file=from_file,
         rules_file=rules_file,

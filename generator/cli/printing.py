@@ -14,7 +14,13 @@ from typing import Annotated
 import typer
 
 from generator import completion
-from generator.app import BatchRequest, PacketRequest, PrintOptions, SheetRequest
+from generator.app import (
+    BatchRequest,
+    OrderOptions,
+    PacketRequest,
+    PrintOptions,
+    SheetRequest,
+)
 from generator.cli.common import (
     BalancedOption,
     Command,
@@ -161,10 +167,7 @@ def packet_command(
     request = PacketRequest(
         ruleset=ruleset,
         seed=seed,
-        ships=ships,
-        navies=navies,
-        year=year,
-        balanced=balanced,
+        order=OrderOptions(ships, navies, year, balanced),
         from_file=from_file,
         without=without,
         spares=spares,
@@ -228,10 +231,7 @@ def batch_command(
         count=count,
         output=output,
         seed=seed,
-        ships=ships,
-        navies=navies,
-        year=year,
-        balanced=balanced,
+        order=OrderOptions(ships, navies, year, balanced),
         without=without,
         spares=spares,
         jobs=jobs,

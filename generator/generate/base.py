@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from generator.errors import InputError, QuartermasterError
 from generator.generate.common import Names
@@ -13,6 +13,7 @@ from generator.loading import Rules
 from generator.ruleset import Officer, contract
 from generator.ruleset import register as register_implementation
 from generator.ruleset.logcard import Log
+from generator.ruleset.model import Character, Setting, Ship, Side
 from generator.ruleset.navies import FLAGS_OF_CONVENIENCE, year_span
 from generator.schema.assembly import RulesetSchema, register_schema
 
@@ -48,7 +49,7 @@ class RulesetGenerator(ABC):
     @abstractmethod
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
-    ) -> dict[str, Any]:
+    ) -> Side:
         """Return one side's force as plain data (a dict with ``self.units``).
 
         Args:
@@ -57,13 +58,13 @@ class RulesetGenerator(ABC):
         """
 
     @abstractmethod
-    def strength(self, side: dict[str, Any]) -> float:
+    def strength(self, side: Side) -> float:
         """Return the side's strength by `strength_measure`."""
 
     @abstractmethod
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
-    ) -> dict[str, Any]:
+        self, rules: Rules, rng: random.Random, sides: list[Side], names: Names
+    ) -> Setting:
         """Return wind, weather, map, setup, victory and special rules as plain data
         (`names` gives a place that fits the sides' navies and `names.year`)."""
 
@@ -76,9 +77,7 @@ class RulesetGenerator(ABC):
         """Return the first and last year a scenario of this ruleset can be set in."""
         return year_span(rules)
 
-    def size_departure(
-        self, rules: Rules, sides: list[dict[str, Any]], asked: tuple[int, ...]
-    ) -> str | None:
+    def size_departure(self, rules: Rules, sides: list[Side], asked: tuple[int, ...]) -> str | None:
         """Return the briefing's sentence saying how the sides' sizes depart from the size
         the rules fix, or None (the rules roll the size, or none was asked)."""
         return None
@@ -86,9 +85,7 @@ class RulesetGenerator(ABC):
     def side_name(self, names: Names, navy: str) -> str:
         return f"{names.navy_title(navy)} squadron"
 
-    def ship_log(
-        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
-    ) -> None:
+    def ship_log(self, log: Log, rules: Rules, ship: Ship | None, side: Side | None) -> None:
         """Fill `log` with what a ship's log of this ruleset holds: its particulars, the
         numbers worked out from her ratings through the resolvers (`Log.figure`), her
         ratings as rows of boxes to cross off with a tick where the rules say something
@@ -101,15 +98,15 @@ class RulesetGenerator(ABC):
         """Return the notes printed under a page of this ruleset's ship's logs."""
         return []
 
-    def officers(self, unit: dict[str, Any]) -> list[Officer]:
+    def officers(self, unit: Ship) -> list[Officer]:
         """Return the people aboard `unit` with sheets of their own in a packet: none."""
         return []
 
-    def roll_character(self, rules: Rules, seed: int) -> dict[str, Any]:
+    def roll_character(self, rules: Rules, seed: int) -> Character:
         """Return one person rolled from `seed`, for a ruleset whose units are people."""
         raise InputError(f"{self.ruleset} has no characters of its own")
 
-    def read_character(self, path: Path, rules: Rules) -> dict[str, Any]:
+    def read_character(self, path: Path, rules: Rules) -> Character:
         """Return an edited person read from `path` and checked."""
         raise InputError(f"{self.ruleset} has no characters of its own")
 

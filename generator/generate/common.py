@@ -18,6 +18,7 @@ from generator.loading import Rules, thaw
 from generator.lookup import lookup
 from generator.resolve import ResolveInputError, get_resolver, parse_inputs
 from generator.resolve.engine import run
+from generator.ruleset.model import Rolled, Weather, Wind
 from generator.yamlfile import KeyPath, YamlDoc
 
 
@@ -30,7 +31,7 @@ class TableRoll:
     result: str
     cell: Any
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Rolled:
         return {"table": self.table, "roll": self.roll, "result": self.result}
 
 
@@ -45,7 +46,7 @@ def roll_on(rules: Rules, table_id: str, rng: random.Random, modifier: int = 0) 
     return TableRoll(table_id, total, found.text, thaw(found.cell))
 
 
-def wind_entry(wind: TableRoll) -> dict[str, Any]:
+def wind_entry(wind: TableRoll) -> Wind:
     """Return a scenario's wind from a roll on a wind table (direction and bearing)."""
     return {
         "roll": wind.roll,
@@ -54,7 +55,7 @@ def wind_entry(wind: TableRoll) -> dict[str, Any]:
     }
 
 
-def weather_entry(weather: TableRoll) -> dict[str, Any]:
+def weather_entry(weather: TableRoll) -> Weather:
     """Return a scenario's weather from a roll on a weather table (result and effect)."""
     return {
         "roll": weather.roll,

@@ -11,6 +11,7 @@ merchants' exit edge, and a start hex for every ship.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import InputError
@@ -26,6 +27,7 @@ from generator.generate.common import (
 from generator.loading import Rules
 from generator.ruleset.convoy import LEGEND, MARKERS, markers
 from generator.ruleset.logcard import Log, tracks
+from generator.ruleset.model import Composition, Map, Setting, Ship, Side
 from generator.text import listed
 
 OPPOSITE = {"east": "west", "west": "east", "north": "south", "south": "north"}
@@ -101,9 +103,7 @@ class ConvoyGenerator(RulesetGenerator):
         "convoy.wind",
     )
 
-    def ship_log(
-        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
-    ) -> None:
+    def ship_log(self, log: Log, rules: Rules, ship: Ship | None, side: Side | None) -> None:
         _log(log, rules, ship)
 
     def ship_log_notes(self, rules: Rules) -> list[str]:
@@ -111,7 +111,7 @@ class ConvoyGenerator(RulesetGenerator):
 
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
-    ) -> dict[str, Any]:
+    ) -> Side:
         # the convoy is always rolled first, while no name is taken yet (see module doc)
         role = "convoy" if names.side == 0 else "raiders"
         if role == "convoy":
@@ -136,7 +136,7 @@ class ConvoyGenerator(RulesetGenerator):
             for _ in range(n)
         ]
         title = names.navy_title(navy)
-        made = composition.to_json()
+        made: Composition = composition.to_json()
         if ships is not None:
             # the roster's Composition line says what the side is, not what was rolled
             parts = [
@@ -155,28 +155,31 @@ class ConvoyGenerator(RulesetGenerator):
             "ships": fleet,
         }
 
-    def _ship(self, rules: Rules, rng: random.Random, name: str, kind: str) -> dict[str, Any]:
+    def _ship(self, rules: Rules, rng: random.Random, name: str, kind: str) -> Ship:
         size = roll_on(rules, f"convoy.{kind}-size", rng).result.lower()
         condition = roll_on(rules, "convoy.crew-condition", rng).result.lower()
+        start = markers(rules, kind, size)  # MARKERS, key by key for the types
         return {
             "name": name,
             "kind": kind,
             "size": size,
-            **markers(rules, kind, size),
+            "crew": start["crew"],
+            "guns": start["guns"],
+            "sail": start["sail"],
             "condition": condition,
         }
 
-    def strength(self, side: dict[str, Any]) -> float:
+    def strength(self, side: Side) -> float:
         total = 0.0
         for ship in side["ships"]:
-            value = sum(int(ship[key]) for key in MARKERS)
+            value = sum(int(_marker(ship, key)) for key in MARKERS)
             value += CONDITION_WEIGHT.get(ship["condition"], 0)
             total += value / 2 if ship["kind"] == "merchant" else value
         return total
 
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
-    ) -> dict[str, Any]:
+        self, rules: Rules, rng: random.Random, sides: list[Side], names: Names
+    ) -> Setting:
         scenario = rules.table("convoy.scenario")
         params = scenario.params
         wind = roll_on(rules, "convoy.wind", rng)
@@ -221,8 +224,8 @@ class ConvoyGenerator(RulesetGenerator):
         }
 
     def _map(
-        self, rng: random.Random, params: Any, sides: list[dict[str, Any]], extra_fog: int
-    ) -> tuple[dict[str, Any], str]:
+        self, rng: random.Random, params: Any, sides: list[Side], extra_fog: int
+    ) -> tuple[Map, str]:
         width, height = int(params["map_width"]), int(params["map_height"])
         depth = int(params["start_depth"])
         exit_edge = str(pick(rng, list(params["exit_edges"])))
@@ -256,7 +259,7 @@ class ConvoyGenerator(RulesetGenerator):
                     "make the map or start_depth larger"
                 )
             start[str(index)] = [[c, r] for c, r in rng.sample(area, needed)]
-        grid = {
+        grid: Map = {
             "kind": "hex",
             "orientation": "flat",
             "layout": "odd-q",
@@ -280,11 +283,16 @@ def most_markers(rules: Rules) -> dict[str, int]:
     return {key: max(int(cell[key]) for cell in cells) for key in MARKERS}
 
 
-def _log(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+def _marker(ship: Mapping[str, Any], key: str) -> Any:
+    """Return the markers of one of MARKERS a ship has."""
+    return ship[key]
+
+
+def _log(log: Log, rules: Rules, ship: Ship | None) -> None:
     if ship:
         log.tag(str(ship["kind"]).capitalize())
         log.lines(f"{str(ship['size']).capitalize()} {ship['kind']} · crew {ship['condition']}")
-        counts = {key: int(ship[key]) for key in MARKERS}
+        counts = {key: int(_marker(ship, key)) for key in MARKERS}
     else:
         log.head("Kind", 16)
         log.head("Size", 14)
@@ -313,7 +321,7 @@ def _log(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
     log.full(log.checks(*labels))
 
 
-def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+def _figures(log: Log, rules: Rules, ship: Ship | None) -> None:
     """Her gunnery pool at her range, at short range and for an opportunity or return
     shot, and her chasers', as the gunnery resolver builds them from her guns and crew."""
     from generator.lookup import lookup

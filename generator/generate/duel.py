@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 from generator.errors import InputError
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Checker, Names, pick, roll_on
 from generator.loading import Rules, thaw
 from generator.ruleset.duel import ATTRIBUTES, hit_points
+from generator.ruleset.model import Character, Person, Setting, Side, Weapon
 from generator.schema import check_character
 from generator.yamlfile import read_yaml
 
@@ -33,7 +33,7 @@ HOUSE = (
 )
 
 
-def _weapon(rules: Rules, label: str, hand: str) -> dict[str, Any]:
+def _weapon(rules: Rules, label: str, hand: str) -> Weapon:
     table = rules.table("duel.weapons")
     index = table.axes[0].labels.index(label)
     cell = thaw(table.cell(index))
@@ -55,13 +55,11 @@ def roll_person(
     rng: random.Random,
     names: Names,
     nationality: str,
-    role: str | None = None,
     gender: str | None = None,
-) -> dict[str, Any]:
+) -> Person:
     """Roll one duellist of `nationality` (plain data).
 
     Args:
-        role: the post held aboard (captain, first mate ...), for officers.
         gender: ``male`` or ``female`` to draw the given name from that list; None for either.
     """
     attributes = {name: _roll_attribute(rules, rng) for name in ATTRIBUTES}
@@ -81,7 +79,7 @@ def roll_person(
     if left != "—":
         weapons.append(_weapon(rules, str(left), "left"))
     armour = roll_on(rules, "duel.armour-worn", rng)
-    person: dict[str, Any] = {
+    return {
         "name": names.person(nationality, gender),
         "nationality": nationality,
         "attributes": attributes,
@@ -94,9 +92,6 @@ def roll_person(
         "armour": armour.result,
         "loadout": loadout.result,
     }
-    if role:
-        person = {"role": role, **person}
-    return person
 
 
 def _roll_attribute(rules: Rules, rng: random.Random) -> int:
@@ -105,7 +100,7 @@ def _roll_attribute(rules: Rules, rng: random.Random) -> int:
     return roll(str(rules.table("duel.attributes").params["attribute_dice"]), rng).total
 
 
-def roll_character(rules: Rules, seed: int) -> dict[str, Any]:
+def roll_character(rules: Rules, seed: int) -> Character:
     """Roll one duellist from `seed` (``quartermaster character``)."""
     rng = random.Random(seed)
     names = Names(rules, rng)
@@ -114,7 +109,7 @@ def roll_character(rules: Rules, seed: int) -> dict[str, Any]:
     return {"ruleset": "duel", "seed": seed, **roll_person(rules, rng, names, nationality)}
 
 
-def read_character(path: Path, rules: Rules) -> dict[str, Any]:
+def read_character(path: Path, rules: Rules) -> Character:
     """Read an edited duellist file and check it."""
     from generator.generate.scenario import expect_kind
 
@@ -123,9 +118,10 @@ def read_character(path: Path, rules: Rules) -> dict[str, Any]:
     checker = Checker(doc)
     check_character(checker, rules, doc.data)
     checker.raise_if_any()
-    if not isinstance(doc.data, dict):
+    person: Character = doc.data  # what the character schema passed
+    if not isinstance(person, dict):
         raise InputError(f"{path}: not a character")
-    return doc.data
+    return person
 
 
 @register
@@ -144,19 +140,19 @@ class DuelGenerator(RulesetGenerator):
     def side_name(self, names: Names, navy: str) -> str:
         return names.navy_title(navy).split(" (")[0]
 
-    def roll_character(self, rules: Rules, seed: int) -> dict[str, Any]:
+    def roll_character(self, rules: Rules, seed: int) -> Character:
         return roll_character(rules, seed)
 
-    def read_character(self, path: Path, rules: Rules) -> dict[str, Any]:
+    def read_character(self, path: Path, rules: Rules) -> Character:
         return read_character(path, rules)
 
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
-    ) -> dict[str, Any]:
+    ) -> Side:
         person = roll_person(rules, rng, names, names.nationality_for(navy))
         return {"name": person["name"], "navy": navy, "characters": [person]}
 
-    def strength(self, side: dict[str, Any]) -> float:
+    def strength(self, side: Side) -> float:
         person = side["characters"][0]
         groups = {
             "dueling": "Dueling",
@@ -171,8 +167,8 @@ class DuelGenerator(RulesetGenerator):
         return float(best + person["hit_points"] / 2 + person["attributes"]["dexterity"] / 3)
 
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
-    ) -> dict[str, Any]:
+        self, rules: Rules, rng: random.Random, sides: list[Side], names: Names
+    ) -> Setting:
         venue = roll_on(rules, "duel.venue", rng)
         weather = roll_on(rules, "duel.weather", rng)
         scenario = rules.table("duel.scenario")

@@ -19,8 +19,9 @@ from typing import Any
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Names, resolution, roll_on
 from generator.loading import Rules, thaw
-from generator.ruleset.flob import RATING_FIELDS, scenario_years
+from generator.ruleset.flob import scenario_years
 from generator.ruleset.logcard import Log, tracks
+from generator.ruleset.model import Admiral, Box, Deployment, Feature, Map, Setting, Ship, Side
 
 # The sheet's printed modifiers, used only by `strength` (which is given no rules): crew
 # Elite +2, Veteran +1, Poor -1 (tactical, reload, fire-fighting, strike and boarding
@@ -43,7 +44,7 @@ def _axis_labels(rules: Rules, table_id: str, axis_name: str) -> list[str]:
     return list(axis.labels)
 
 
-def _overlaps(a: Mapping[str, int], b: Mapping[str, int], gap: int = 0) -> bool:
+def _overlaps(a: Box, b: Box, gap: int = 0) -> bool:
     """Return whether two boxes (x_cm, y_cm, w_cm, h_cm) come closer than `gap`."""
     return (
         a["x_cm"] < b["x_cm"] + b["w_cm"] + gap
@@ -53,7 +54,7 @@ def _overlaps(a: Mapping[str, int], b: Mapping[str, int], gap: int = 0) -> bool:
     )
 
 
-def _box(x: int, y: int, w: int, h: int) -> dict[str, int]:
+def _box(x: int, y: int, w: int, h: int) -> Box:
     return {"x_cm": x, "y_cm": y, "w_cm": w, "h_cm": h}
 
 
@@ -82,17 +83,15 @@ class FlobGenerator(RulesetGenerator):
         "flob.scenario",
     )
 
-    def ship_log(
-        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
-    ) -> None:
-        _log(log, rules, ship, side.get("admiral") if side else None)
+    def ship_log(self, log: Log, rules: Rules, ship: Ship | None, side: Side | None) -> None:
+        _log(log, rules, ship, _admiral(side) if side else None)
 
     def ship_log_notes(self, rules: Rules) -> list[str]:
         return _log_notes(rules)
 
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
-    ) -> dict[str, Any]:
+    ) -> Side:
         low, high = _span(rules.table("flob.squadron-composition").params["ships"])
         count = rng.randint(low, high) if ships is None else ships
         rates = [
@@ -104,7 +103,7 @@ class FlobGenerator(RulesetGenerator):
         rates.sort(key=lambda rate: int(rows[rate]["rate_number"]))
         nationality = names.nationality_for(navy)
         admiral = roll_on(rules, "flob.admiral-quality", rng)
-        fleet = []
+        fleet: list[Ship] = []
         for i, rate in enumerate(rates):
             crew = roll_on(rules, "flob.crew-quality", rng)
             captain = roll_on(rules, "flob.captain-quality", rng)
@@ -112,7 +111,16 @@ class FlobGenerator(RulesetGenerator):
                 {
                     "name": names.ship(navy),
                     "rate": rate,
-                    **{key: rows[rate][key] for key in RATING_FIELDS},
+                    # her rate's row (generator.ruleset.flob.RATING_FIELDS)
+                    "guns": rows[rate]["guns"],
+                    "rig": rows[rate]["rig"],
+                    "movement_class": rows[rate]["movement_class"],
+                    "gunnery_class": rows[rate]["gunnery_class"],
+                    "broadside": rows[rate]["broadside"],
+                    "hull": rows[rate]["hull"],
+                    "masts": rows[rate]["masts"],
+                    "mast_rating": rows[rate]["mast_rating"],
+                    "crew_parties": rows[rate]["crew_parties"],
                     "crew_quality": crew.result,
                     "captain": names.person(nationality, "male"),
                     "captain_quality": captain.result,
@@ -129,22 +137,22 @@ class FlobGenerator(RulesetGenerator):
     def years(self, rules: Rules) -> tuple[int, int]:
         return scenario_years(rules)
 
-    def strength(self, side: dict[str, Any]) -> float:
-        total = OFFICER_MODIFIERS.get(side["admiral"]["quality"], 0)
+    def strength(self, side: Side) -> float:
+        total = OFFICER_MODIFIERS.get(_admiral(side)["quality"], 0)
         for ship in side["ships"]:
             total += (
                 ship["broadside"]
                 + ship["hull"]
                 + ship["masts"] * ship["mast_rating"]
                 + ship["crew_parties"]
-                + CREW_MODIFIERS.get(ship["crew_quality"], 0)
+                + CREW_MODIFIERS.get(str(ship["crew_quality"]), 0)
                 + OFFICER_MODIFIERS.get(ship["captain_quality"], 0)
             )
         return float(total)
 
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
-    ) -> dict[str, Any]:
+        self, rules: Rules, rng: random.Random, sides: list[Side], names: Names
+    ) -> Setting:
         scenario = rules.table("flob.scenario")
         params = scenario.params
         wind = roll_on(rules, "flob.wind", rng)
@@ -188,9 +196,7 @@ class FlobGenerator(RulesetGenerator):
             ],
         }
 
-    def _layout(
-        self, rng: random.Random, params: Mapping[str, Any], wind_from: int
-    ) -> dict[str, Any]:
+    def _layout(self, rng: random.Random, params: Mapping[str, Any], wind_from: int) -> Map:
         width, height = int(params["table_width_cm"]), int(params["table_height_cm"])
         depth, margin = int(params["deployment_depth_cm"]), int(params["deployment_margin_cm"])
         west = rng.randrange(2)
@@ -198,8 +204,8 @@ class FlobGenerator(RulesetGenerator):
             west: _box(0, margin, depth, height - 2 * margin),
             1 - west: _box(width - depth, margin, depth, height - 2 * margin),
         }
-        deployment = [{"side": side, **zones[side]} for side in (0, 1)]
-        features: list[dict[str, Any]] = []
+        deployment: list[Deployment] = [{"side": side, **zones[side]} for side in (0, 1)]
+        features: list[Feature] = []
         if rng.randint(1, 6) <= int(params["coast_on_1d6"]):
             low, high = _span(params["coast_depth_cm"])
             deep = min(rng.randint(low, high), margin)
@@ -237,9 +243,9 @@ class FlobGenerator(RulesetGenerator):
         rng: random.Random,
         params: Mapping[str, Any],
         size_key: str,
-        zones: list[dict[str, int]],
-        features: list[dict[str, Any]],
-    ) -> dict[str, int] | None:
+        zones: list[Box],
+        features: list[Feature],
+    ) -> Box | None:
         """Return a box inside the table, clear of the zones and the other features."""
         width, height = int(params["table_width_cm"]), int(params["table_height_cm"])
         clearance = int(params["clearance_cm"])
@@ -256,9 +262,7 @@ class FlobGenerator(RulesetGenerator):
             return box
         return None
 
-    def _placement(
-        self, layout: dict[str, Any], sides: list[dict[str, Any]], direction: str
-    ) -> list[str]:
+    def _placement(self, layout: Map, sides: list[Side], direction: str) -> list[str]:
         width, height = layout["width_cm"], layout["height_cm"]
         lines = [
             f"The table is {width} × {height} cm, north at the top edge; positions are in cm "
@@ -301,11 +305,11 @@ class FlobGenerator(RulesetGenerator):
             )
         return lines
 
-    def _admirals(self, sides: list[dict[str, Any]]) -> list[str]:
+    def _admirals(self, sides: list[Side]) -> list[str]:
         lines = []
         for side in sides:
             flagship = next(ship for ship in side["ships"] if ship["flagship"])
-            admiral = side["admiral"]
+            admiral = _admiral(side)
             lines.append(
                 f"{side['name']}: Admiral {admiral['name']} ({admiral['quality']}) flies his "
                 f"flag in {flagship['name']} ({flagship['rate']} rate)."
@@ -353,9 +357,14 @@ def most_ratings(rules: Rules) -> dict[str, int]:
     }
 
 
-def _log(
-    log: Log, rules: Rules, ship: dict[str, Any] | None, admiral: dict[str, Any] | None
-) -> None:
+def _admiral(side: Side) -> Admiral:
+    """Return a flob side's admiral (named, with a quality; not a roll, as tactical's)."""
+    admiral = side["admiral"]
+    assert "quality" in admiral, f"{side['name']}: not a flob admiral"
+    return admiral
+
+
+def _log(log: Log, rules: Rules, ship: Ship | None, admiral: Admiral | None) -> None:
     blank = ship is None
     if ship:
         if ship.get("flagship"):
@@ -449,7 +458,7 @@ def _out_of_control(rules: Rules) -> int | None:
     return None
 
 
-def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+def _figures(log: Log, rules: Rules, ship: Ship | None) -> None:
     """Her attack number at each range band, and the bands' distances for her rate, as the
     broadside resolver works them out from her Broadside, gunnery class and crew."""
     from generator.resolve.flob import _band, _range_labels

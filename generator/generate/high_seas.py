@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -42,6 +43,7 @@ from generator.ruleset.high_seas import (
     weather_effect,
 )
 from generator.ruleset.logcard import TALLY_POINTS, Log, tally, tracks
+from generator.ruleset.model import CrewOfficer, Setting, Ship, Side
 
 CAPTAIN, FIRST_MATE, CHIEF_GUNNER = "Captain", "First Mate", "Chief Gunner"
 
@@ -57,7 +59,7 @@ def type_row(rules: Rules, ship_type: str) -> dict[str, Any]:
     return dict(thaw(table.cell(table.axes[0].labels.index(ship_type))))
 
 
-def _officer(ship: dict[str, Any], role: str) -> dict[str, Any] | None:
+def _officer(ship: Ship, role: str) -> CrewOfficer | None:
     officers = ship.get("officers")
     for officer in officers if isinstance(officers, list) else []:
         if isinstance(officer, dict) and officer.get("role") == role:
@@ -105,9 +107,7 @@ class HighSeasGenerator(RulesetGenerator):
         "duel.armour-worn",
     )
 
-    def ship_log(
-        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
-    ) -> None:
+    def ship_log(self, log: Log, rules: Rules, ship: Ship | None, side: Side | None) -> None:
         _log(log, rules, ship)
 
     def ship_log_notes(self, rules: Rules) -> list[str]:
@@ -116,7 +116,7 @@ class HighSeasGenerator(RulesetGenerator):
     def side_name(self, names: Names, navy: str) -> str:
         return f"{names.navy_title(navy).split(' (')[0]} squadron"
 
-    def officers(self, unit: dict[str, Any]) -> list[Officer]:
+    def officers(self, unit: Ship) -> list[Officer]:
         """Return a ship's officers, each with a character sheet of their own in a packet
         (the duel rules' duellists), named by post ("Captain Ann Bonny")."""
         return [
@@ -126,7 +126,7 @@ class HighSeasGenerator(RulesetGenerator):
 
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
-    ) -> dict[str, Any]:
+    ) -> Side:
         rolled = int(roll_on(rules, SQUADRON_SIZE, rng).cell["ships"])
         count = rolled if ships is None else ships
         fleet = [self._ship(rules, rng, names, navy) for _ in range(count)]
@@ -137,7 +137,7 @@ class HighSeasGenerator(RulesetGenerator):
             name = f"{nation} squadron"
         return {"name": name, "navy": navy, "ships": fleet}
 
-    def _ship(self, rules: Rules, rng: random.Random, names: Names, navy: str) -> dict[str, Any]:
+    def _ship(self, rules: Rules, rng: random.Random, names: Names, navy: str) -> Ship:
         ship_type = roll_on(rules, SHIP_ROLL, rng).result
         row = type_row(rules, ship_type)
         trained_fraction, pistol_fraction, rounding = crew_fractions(rules)
@@ -154,8 +154,8 @@ class HighSeasGenerator(RulesetGenerator):
         name = names.ship(navy if row["names"] == "navy" else str(row["names"]))
         nationality = names.nationality_for(navy)
         # naval officers of the period were men
-        officers = [
-            roll_person(rules, rng, names, nationality, role=role, gender="male")
+        officers: list[CrewOfficer] = [
+            {"role": role, **roll_person(rules, rng, names, nationality, gender="male")}
             for role in officer_roles(rules)
         ]
         gunner = next(o for o in officers if o["role"] == CHIEF_GUNNER)
@@ -180,7 +180,7 @@ class HighSeasGenerator(RulesetGenerator):
             "officers": officers,
         }
 
-    def strength(self, side: dict[str, Any]) -> float:
+    def strength(self, side: Side) -> float:
         total = 0
         for ship in side["ships"]:
             fire = sum(firepower(int(n)) for n in ship["batteries"].values())
@@ -188,8 +188,8 @@ class HighSeasGenerator(RulesetGenerator):
         return float(total)
 
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
-    ) -> dict[str, Any]:
+        self, rules: Rules, rng: random.Random, sides: list[Side], names: Names
+    ) -> Setting:
         weather = roll_on(rules, WEATHER, rng)
         start = roll_on(rules, START_RANGE, rng)
         place = names.place([side["navy"] for side in sides])
@@ -227,7 +227,7 @@ class HighSeasGenerator(RulesetGenerator):
         return str(table.cell(table.axes[0].labels.index(band), 0))
 
     @staticmethod
-    def _ship_notes(rules: Rules, ship: dict[str, Any]) -> str:
+    def _ship_notes(rules: Rules, ship: Ship) -> str:
         mods = rules.table(CANNON_MODS)
         notes = []
         if ship["navy_ship"]:
@@ -289,7 +289,7 @@ def _damage_words(rules: Rules, target: str, points: int) -> str:
     return " · ".join(words)
 
 
-def _log(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+def _log(log: Log, rules: Rules, ship: Ship | None) -> None:
     most = most_points(rules)
     damage = rules.table(DAMAGE).params
     per = int(damage["guns_per_firepower"])
@@ -303,7 +303,10 @@ def _log(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
         )
         points = {"hull": int(ship["hull_hp"]), "rigging": int(ship["rigging_hp"])}
         batteries: dict[str, Any] = dict(ship["batteries"])
-        officers = [o for o in ship.get("officers", []) if isinstance(o, dict)]
+        # a blank log's officers are their posts alone
+        officers: list[Mapping[str, Any]] = [
+            o for o in ship.get("officers", []) if isinstance(o, dict)
+        ]
     else:
         for label, width in (
             ("Type", 30), ("Size", 8), ("Guns", 10), ("Speed", 8), ("Handling", 8),
@@ -384,7 +387,7 @@ def _log(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
     )
 
 
-def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+def _figures(log: Log, rules: Rules, ship: Ship | None) -> None:
     """Her numbers to hit at each range, with her own modifiers, from the cannon resolver."""
     hit = rules.table("high-seas.cannon-hit")
     ranges = next(a for a in hit.axes if a.name == "range").labels

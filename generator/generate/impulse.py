@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
+from typing import Any, Final
 
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import (
@@ -23,8 +23,8 @@ from generator.generate.common import (
     wind_entry,
 )
 from generator.loading import Rules
-from generator.ruleset.impulse import CLASS_FIELDS
 from generator.ruleset.logcard import Log, dice, tracks
+from generator.ruleset.model import Map, Setting, Ship, Side
 from generator.text import signed
 
 MORALE_WEIGHT = {"Handy": 2, "Unfit": -2, "Broken": -4}
@@ -57,9 +57,7 @@ class ImpulseGenerator(RulesetGenerator):
         "impulse.wind",
     )
 
-    def ship_log(
-        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
-    ) -> None:
+    def ship_log(self, log: Log, rules: Rules, ship: Ship | None, side: Side | None) -> None:
         _log(log, rules, ship, list(rules.table("impulse.crew-status").axes[0].labels))
 
     def ship_log_notes(self, rules: Rules) -> list[str]:
@@ -67,11 +65,11 @@ class ImpulseGenerator(RulesetGenerator):
 
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
-    ) -> dict[str, Any]:
+    ) -> Side:
         size = roll_on(rules, "impulse.squadron-size", rng)
         asked, count = ships, int(size.cell["ships"]) if ships is None else ships
         nationality = names.nationality_for(navy)
-        fleet = []
+        fleet: list[Ship] = []
         for _ in range(count):
             ship_class = roll_on(rules, "impulse.squadron-composition", rng).result
             quality = roll_on(rules, "impulse.crew-quality", rng)
@@ -82,7 +80,13 @@ class ImpulseGenerator(RulesetGenerator):
                 {
                     "name": names.ship(navy),
                     "class": ship_class,
-                    **{key: row[key] for key in CLASS_FIELDS},
+                    # her class's row (generator.ruleset.impulse.CLASS_FIELDS)
+                    "hull_type": row["hull_type"],
+                    "guns": row["guns"],
+                    "carronades": row["carronades"],
+                    "hull": row["hull"],
+                    "rigging": row["rigging"],
+                    "crew": row["crew"],
                     "crew_quality": modifier,
                     "morale": morale.result,
                     "captain": names.person(nationality, "male"),
@@ -97,7 +101,7 @@ class ImpulseGenerator(RulesetGenerator):
             "ships": fleet,
         }
 
-    def strength(self, side: dict[str, Any]) -> float:
+    def strength(self, side: Side) -> float:
         total = 0
         for ship in side["ships"]:
             total += sum(
@@ -108,8 +112,8 @@ class ImpulseGenerator(RulesetGenerator):
         return float(total)
 
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
-    ) -> dict[str, Any]:
+        self, rules: Rules, rng: random.Random, sides: list[Side], names: Names
+    ) -> Setting:
         scenario = rules.table("impulse.scenario")
         params = scenario.params
         wind = roll_on(rules, "impulse.wind", rng)
@@ -150,7 +154,7 @@ class ImpulseGenerator(RulesetGenerator):
             "special_rules": special,
         }
 
-    def _map(self, rng: random.Random, params: Any) -> dict[str, Any]:
+    def _map(self, rng: random.Random, params: Any) -> Map:
         width, height = int(params["map_width"]), int(params["map_height"])
         start = int(params["start_columns"])
         cells = [["." for _ in range(width)] for _ in range(height)]
@@ -177,7 +181,7 @@ class ImpulseGenerator(RulesetGenerator):
 # What a ship's log of this ruleset tracks: a card built with `Log` (generator.ruleset.logcard).
 
 
-TRACKS = ("hull", "rigging", "crew")  # boxes marked by the H, R and C results
+TRACKS: Final = ("hull", "rigging", "crew")  # boxes marked by the H, R and C results
 # "A ship with every hull box marked sinks; with every crew box marked, or ..., she strikes"
 _ALL_MARKED = re.compile(r"every (\w+) box marked(?:, or [^,]*,)? (.+)")
 
@@ -200,7 +204,7 @@ def all_marked(rules: Rules) -> dict[str, str]:
     return found
 
 
-def _log(log: Log, rules: Rules, ship: dict[str, Any] | None, statuses: list[str]) -> None:
+def _log(log: Log, rules: Rules, ship: Ship | None, statuses: list[str]) -> None:
     if ship:
         log.lines(
             f"{ship['class']} · {ship['hull_type']} hull · {ship['guns']} guns and "
@@ -240,7 +244,7 @@ def _log(log: Log, rules: Rules, ship: dict[str, Any] | None, statuses: list[str
     log.full(log.checks(*checks, "Left the map"))
 
 
-def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+def _figures(log: Log, rules: Rules, ship: Ship | None) -> None:
     """Her broadside's dice (carronades doubled when close) and her hull type bonus on each
     face of its die, as the fire-combat and hull-type resolvers work them out."""
 

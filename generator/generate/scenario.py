@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -20,6 +21,7 @@ from generator.errors import InputError, QuartermasterError
 from generator.generate.base import RulesetGenerator, get_generator
 from generator.generate.common import MAX_SHIPS, Checker, Names, pick
 from generator.loading import Rules
+from generator.ruleset.model import Balance, Force, Scenario, Side, side_of, units_of
 from generator.schema import check_force, check_scenario
 from generator.suggest import unknown
 from generator.yamlfile import read_yaml
@@ -192,11 +194,11 @@ def _build(
     rng: random.Random,
     order: Order,
     years: list[int],
-) -> dict[str, Any]:
+) -> Scenario:
     names = Names(rules, rng, year=_year(order, years, rng))
     navies = _choose_navies(gen, names, rng, order.navies)
     names.in_play = tuple(navies)
-    sides = []
+    sides: list[Side] = []
     for index, navy in enumerate(navies):
         names.side = index
         sides.append(_side(rules, gen, rng, names, navy, order.size(index)))
@@ -212,7 +214,7 @@ def _side(
     names: Names,
     navy: str,
     ships: int | None,
-) -> dict[str, Any]:
+) -> Side:
     """Roll one side of `navy`, named and flagged with its navy."""
     side = gen.roll_side(rules, rng, names, navy, ships)
     side.setdefault("name", gen.side_name(names, navy))
@@ -226,18 +228,24 @@ def _scenario(
     seed: int,
     rng: random.Random,
     names: Names,
-    sides: list[dict[str, Any]],
+    sides: list[Side],
     departure: str | None = None,
-) -> dict[str, Any]:
+) -> Scenario:
     """Roll the setting for `sides` and put the scenario together (in its file's key order)."""
     setting = gen.roll_setting(rules, rng, sides, names)
-    scenario: dict[str, Any] = {
-        "ruleset": gen.ruleset,
-        "seed": seed,
-        "title": setting.pop("title"),
-        "sides": sides,
-        **setting,
-    }
+    # the title third, before the sides (the setting's keys after them keep the order they
+    # were first given in). cast: every key of a Setting is a Scenario's, of the same type,
+    # but mypy takes no TypedDict into a wider one by ** or update()
+    scenario = cast(
+        Scenario,
+        {
+            "ruleset": gen.ruleset,
+            "seed": seed,
+            "title": setting["title"],
+            "sides": sides,
+            **setting,
+        },
+    )
     if names.year is not None:
         scenario["year"] = names.year
     if departure:
@@ -247,7 +255,7 @@ def _scenario(
     return scenario
 
 
-def _balance(gen: RulesetGenerator, scenario: dict[str, Any], attempt: int) -> dict[str, Any]:
+def _balance(gen: RulesetGenerator, scenario: Scenario, attempt: int) -> Balance:
     """Return a scenario's ``balance``: the measure, both strengths, their ratio, the roll
     kept (`_warn` adds the words saying when the sides are uneven)."""
     ratio = balance_ratio(gen, scenario)
@@ -260,7 +268,7 @@ def _balance(gen: RulesetGenerator, scenario: dict[str, Any], attempt: int) -> d
     }
 
 
-def _warn(scenario: dict[str, Any], why: str) -> None:
+def _warn(scenario: Scenario, why: str) -> None:
     """Put the one line saying the sides are uneven into ``balance.warning``."""
     balance = scenario["balance"]
     if balance["balanced"]:
@@ -275,14 +283,14 @@ def _warn(scenario: dict[str, Any], why: str) -> None:
     )
 
 
-def balance_ratio(gen: RulesetGenerator, scenario: dict[str, Any]) -> float:
+def balance_ratio(gen: RulesetGenerator, scenario: Scenario) -> float:
     """Return weaker/stronger side strength (1.0 is perfectly even)."""
     strengths = [gen.strength(side) for side in scenario["sides"]]
     high = max(strengths)
     return 1.0 if high <= 0 else min(strengths) / high
 
 
-def roll_scenario(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> dict[str, Any]:
+def roll_scenario(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> Scenario:
     """Roll a whole scenario for `ruleset` from `seed`, as `order` asks.
 
     The year (asked, else rolled first: `years_to_roll`) decides the navies, their titles
@@ -296,7 +304,7 @@ def roll_scenario(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> 
     years = years_to_roll(rules, gen, order.navies) if order.year is None else []
     master = random.Random(f"balance:{seed}")
     attempts = MAX_BALANCE_ATTEMPTS if order.balanced else 1
-    best: dict[str, Any] | None = None
+    best: Scenario | None = None
     best_ratio = -1.0
     tried = 0
     for attempt in range(1, attempts + 1):
@@ -322,13 +330,13 @@ def roll_scenario(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> 
     return best
 
 
-def rolls_again(rules: Rules, scenario: dict[str, Any]) -> bool:
+def rolls_again(rules: Rules, scenario: Scenario) -> bool:
     """Return whether the scenario's seed, with the options it was rolled with, rolls it
     again as it is, so that a briefing claims so only then: an edited file, or one made from
     fleet files (--side), is not rolled again by its seed. Its title is left aside: the GM's
     to choose (--title)."""
 
-    def plain(data: dict[str, Any], keys: list[str]) -> Any:
+    def plain(data: Mapping[str, Any], keys: list[str]) -> Any:
         kept = {k: data.get(k) for k in keys}
         return json.loads(json.dumps(kept, sort_keys=True, default=str))
 
@@ -353,7 +361,7 @@ def rolls_again(rules: Rules, scenario: dict[str, Any]) -> bool:
     return bool(plain(again, keys) == plain(scenario, keys))
 
 
-def roll_force(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> dict[str, Any]:
+def roll_force(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> Force:
     """Roll one side's force (``quartermaster fleet``) from `seed`, as `order` asks (its
     first navy and first size), in the year asked or one rolled first (`years_to_roll`)."""
     check_order(rules, ruleset, order)
@@ -362,13 +370,16 @@ def roll_force(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> dic
     years = years_to_roll(rules, gen, order.navies[:1]) if order.year is None else []
     names = Names(rules, rng, year=_year(order, years, rng))
     navy = _choose_navies(gen, names, rng, order.navies)[0]
-    force = {"ruleset": ruleset, "seed": seed, **_side(rules, gen, rng, names, navy, order.size(0))}
+    side = _side(rules, gen, rng, names, navy, order.size(0))
+    # cast: a Force is a Side with a ruleset and a seed, but mypy takes no TypedDict into a
+    # wider one by ** or update()
+    force = cast(Force, {"ruleset": ruleset, "seed": seed, **side})
     if names.year is not None:
         force["year"] = names.year
     return force
 
 
-def dump(data: dict[str, Any], fmt: str) -> str:
+def dump(data: Mapping[str, Any], fmt: str) -> str:
     """Write generated data as ``json`` or ``yaml`` text (stable key order, UTF-8)."""
     if fmt == "yaml":
         return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
@@ -442,7 +453,7 @@ def read_generated(
     kinds: tuple[str, ...],
     ruleset: str | None = None,
     option: str = "--from",
-) -> tuple[str, dict[str, Any]]:
+) -> tuple[str, Scenario | Force]:
     """Read an edited file Quartermaster wrote, of one of `kinds` (``scenario``,
     ``fleet``), check it against its ruleset's schema (`generator.schema`), and return its
     kind and data.
@@ -458,27 +469,26 @@ def read_generated(
     checker = Checker(doc)
     (check_scenario if wanted == "scenario" else check_force)(checker, rules, doc.data)
     checker.raise_if_any()
-    data: dict[str, Any] = doc.data
+    data: Scenario | Force = doc.data  # what the scenario or fleet schema passed
     return wanted, data
 
 
 def read_scenario(
     path: Path, rules: Rules, ruleset: str | None = None, option: str = "--from"
-) -> dict[str, Any]:
+) -> Scenario:
     """Read an edited scenario file (JSON or YAML) and check it (`read_generated`)."""
-    return read_generated(path, rules, ("scenario",), ruleset, option)[1]
+    found = read_generated(path, rules, ("scenario",), ruleset, option)[1]
+    assert "sides" in found  # read as a scenario
+    return found
 
 
 def read_force(
     path: Path, rules: Rules, ruleset: str | None = None, option: str = "--from"
-) -> dict[str, Any]:
+) -> Force:
     """Read an edited single force (``fleet`` output) and check it (`read_generated`)."""
-    return read_generated(path, rules, ("fleet",), ruleset, option)[1]
-
-
-def side_of(force: dict[str, Any]) -> dict[str, Any]:
-    """Return a fleet file's side: the fleet without its ruleset, seed and year."""
-    return {k: v for k, v in force.items() if k not in ("ruleset", "seed", "year")}
+    found = read_generated(path, rules, ("fleet",), ruleset, option)[1]
+    assert "sides" not in found  # read as a fleet
+    return found
 
 
 def scenario_from_sides(
@@ -488,7 +498,7 @@ def scenario_from_sides(
     seed: int,
     year: int | None = None,
     balanced: bool = True,
-) -> dict[str, Any]:
+) -> Scenario:
     """Make a scenario from one or two fleet files (``--side``), the rest rolled from `seed`.
 
     One file gives the first side; the second is rolled (as many ships where the sides are
@@ -510,10 +520,10 @@ def scenario_from_sides(
         navies = tuple(str(force.get("navy")) for force in forces)
         year = _year(Order(), years_to_roll(rules, gen, navies, "--side"), rng)
     names = Names(rules, rng, year=year)
-    sides: list[dict[str, Any]] = []
+    sides: list[Side] = []
     for force in forces:
         side = side_of(force)
-        for unit in side.get(gen.units, []):
+        for unit in units_of(side):
             names.used.add(str(unit.get("name", "")))
         sides.append(side)
     why = "both fleets were given as they are"
@@ -532,18 +542,18 @@ def _match_side(
     gen: RulesetGenerator,
     seed: int,
     names: Names,
-    given: dict[str, Any],
+    given: Side,
     balanced: bool,
-) -> tuple[list[dict[str, Any]], Names, str]:
+) -> tuple[list[Side], Names, str]:
     """Roll the side to meet the `given` one: as many ships (sides alike), a navy that
     fought it (where the year says), rerolled while `balanced` until within 10 % of its
     strength. Return both sides, the names used by the roll kept, and why no roll came
     close (for `_warn`)."""
     master = random.Random(f"balance:{seed}")
-    ships = len(given.get(gen.units, [])) if gen.units == "ships" and gen.mirrored else None
+    ships = len(units_of(given)) if gen.units == "ships" and gen.mirrored else None
     target = gen.strength(given)
     attempts = MAX_BALANCE_ATTEMPTS if balanced else 1
-    best: tuple[float, list[dict[str, Any]], Names] | None = None
+    best: tuple[float, list[Side], Names] | None = None
     tried = 0
     for attempt in range(1, attempts + 1):
         tried = attempt

@@ -7,7 +7,7 @@ short ones and a key under it) and one block per ship when it does not.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from generator.ruleset.model import Scenario
 from generator.text import wrap_items, wrap_text
 
 # Keys of a side or a scenario that are shown some other way, or are bookkeeping.
@@ -144,7 +145,7 @@ def field_text(value: Any) -> str | None:
 
 
 def info_lines(
-    data: dict[str, Any], skip: Sequence[str], width: int
+    data: Mapping[str, Any], skip: Sequence[str], width: int
 ) -> list[tuple[str, list[str]]]:
     """Return (label, wrapped lines) for each field of `data` worth a labelled line.
 
@@ -167,7 +168,7 @@ def info_lines(
     return out
 
 
-def _print_info(console: Console, data: dict[str, Any], skip: Sequence[str]) -> None:
+def _print_info(console: Console, data: Mapping[str, Any], skip: Sequence[str]) -> None:
     for label, lines in info_lines(data, skip, console.width):
         _print_lines(console, lines, bold=f"{label}:")
 
@@ -389,7 +390,7 @@ def _print_officers(console: Console, row: dict[str, Any], indent: str) -> None:
 
 
 def _print_side(
-    console: Console, side: dict[str, Any], units: str, fields: tuple[str, ...] | None
+    console: Console, side: Mapping[str, Any], units: str, fields: tuple[str, ...] | None
 ) -> None:
     name = str(side.get("name", ""))
     people = side.get(units, []) if units == "characters" else []
@@ -412,19 +413,20 @@ def _print_side(
 
 
 def show_force(
-    force: dict[str, Any],
+    force: Mapping[str, Any],
     units: str,
     fields: tuple[str, ...] | None = None,
     console: Console | None = None,
 ) -> None:
-    """Print one side's force: its name, admiral and other side-wide fields, its ships."""
+    """Print one side's force (a fleet file's, or a person's as one): its name, admiral and
+    other side-wide fields, its ships."""
     console = console or Console(highlight=False)
     _print_side(console, force, units, fields)
     console.print(f"seed {force.get('seed')}", style="dim")
 
 
 def show_scenario(
-    scenario: dict[str, Any],
+    scenario: Scenario,
     units: str,
     fields: tuple[str, ...] | None = None,
     console: Console | None = None,
@@ -438,8 +440,11 @@ def show_scenario(
     for side in scenario["sides"]:
         console.print()
         _print_side(console, side, units, fields)
-    for key in ("setup", "victory", "special_rules"):
-        lines = scenario.get(key) or []
+    for key, lines in (
+        ("setup", scenario.get("setup")),
+        ("victory", scenario.get("victory")),
+        ("special_rules", scenario.get("special_rules")),
+    ):
         if lines:
             console.print()
             console.print(Text(key.replace("_", " ").capitalize(), style="bold"))

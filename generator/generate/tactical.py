@@ -24,6 +24,7 @@ from generator.generate.common import (
 )
 from generator.loading import Rules
 from generator.ruleset.logcard import Log, dice, tracks
+from generator.ruleset.model import Map, RolledBonus, Setting, Ship, Side
 from generator.ruleset.tactical import class_ratings, effect_of, most_ratings
 from generator.text import counted, signed
 
@@ -39,9 +40,7 @@ class TacticalGenerator(RulesetGenerator):
     )
     house_tables = ("tactical.fleet-composition", "tactical.scenario", "tactical.weather")
 
-    def ship_log(
-        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
-    ) -> None:
+    def ship_log(self, log: Log, rules: Rules, ship: Ship | None, side: Side | None) -> None:
         navies = {
             k: str(v["title"]).split(" (")[0]
             for k, v in (rules.names.navies.items() if rules.names else ())
@@ -56,7 +55,7 @@ class TacticalGenerator(RulesetGenerator):
 
     def roll_side(
         self, rules: Rules, rng: random.Random, names: Names, navy: str, ships: int | None = None
-    ) -> dict[str, Any]:
+    ) -> Side:
         setup = rules.table("tactical.setup").params
         admiral = roll_on(rules, "tactical.admiral", rng)
         national = roll_on(rules, "tactical.national", rng)
@@ -79,7 +78,7 @@ class TacticalGenerator(RulesetGenerator):
         if admiral.cell.get("applies_to") == "every ship in the fleet":
             fleet_effects.append(effect_of(admiral.cell))
         nationality = names.nationality_for(navy)
-        made: list[dict[str, Any]] = []
+        made: list[Ship] = []
         for i, ship_class in enumerate(classes):
             is_ally = i in ally_slots
             is_flag = i == flagship
@@ -106,13 +105,13 @@ class TacticalGenerator(RulesetGenerator):
                     "ratings": ratings,
                 }
             )
-        side: dict[str, Any] = {
+        side: Side = {
             "name": self.side_name(names, navy),
             "navy": navy,
             "admiral_name": names.person(nationality, "male"),
-            "admiral": admiral.to_json() | {"bonus": admiral.cell.get("bonus", "")},
-            "national": national.to_json() | {"bonus": national.cell.get("bonus", "")},
-            "fleet": fleet.to_json() | {"bonus": fleet.cell.get("bonus", "")},
+            "admiral": _with_bonus(admiral),
+            "national": _with_bonus(national),
+            "fleet": _with_bonus(fleet),
             "ships": made,
         }
         if ally_navy:
@@ -140,12 +139,10 @@ class TacticalGenerator(RulesetGenerator):
     ) -> dict[str, int]:
         return class_ratings(rules, ship_class, effects)
 
-    def strength(self, side: dict[str, Any]) -> float:
+    def strength(self, side: Side) -> float:
         return float(sum(sum(ship["ratings"].values()) for ship in side["ships"]))
 
-    def size_departure(
-        self, rules: Rules, sides: list[dict[str, Any]], asked: tuple[int, ...]
-    ) -> str | None:
+    def size_departure(self, rules: Rules, sides: list[Side], asked: tuple[int, ...]) -> str | None:
         base = int(rules.table("tactical.setup").params["ships"])
         if not asked or all(n == base for n in asked):
             return None
@@ -161,8 +158,8 @@ class TacticalGenerator(RulesetGenerator):
         )
 
     def roll_setting(
-        self, rules: Rules, rng: random.Random, sides: list[dict[str, Any]], names: Names
-    ) -> dict[str, Any]:
+        self, rules: Rules, rng: random.Random, sides: list[Side], names: Names
+    ) -> Setting:
         scenario = rules.table("tactical.scenario")
         params = scenario.params
         wind = roll_on(rules, "tactical.wind", rng)
@@ -172,11 +169,13 @@ class TacticalGenerator(RulesetGenerator):
         first, second = sides[0]["name"], sides[1]["name"]
         special = [item.text for item in scenario.items if item.label == "Special rule"]
         for side in sides:
-            admiral = side["admiral"]["result"]
+            rolled = side["admiral"]
+            assert "bonus" in rolled  # a tactical admiral is rolled, with a bonus
+            admiral = rolled["result"]
             if admiral in ("Diplomat", "Brilliant", "Tactician", "Charismatic"):
                 special.append(
                     f"{side['name']}: Admiral {side['admiral_name']} is {admiral} "
-                    f"({side['admiral']['bonus']})."
+                    f"({rolled['bonus']})."
                 )
         return {
             "title": f"Action off {place}",
@@ -193,7 +192,7 @@ class TacticalGenerator(RulesetGenerator):
             "special_rules": special,
         }
 
-    def _map(self, rng: random.Random, params: Any) -> dict[str, Any]:
+    def _map(self, rng: random.Random, params: Any) -> Map:
         width, height = int(params["map_width"]), int(params["map_height"])
         start = int(params["start_columns"])
         cells = [["." for _ in range(width)] for _ in range(height)]
@@ -216,6 +215,11 @@ class TacticalGenerator(RulesetGenerator):
         }
 
 
+def _with_bonus(rolled: TableRoll) -> RolledBonus:
+    """Return a roll on a table whose result gives a bonus, with the bonus in words."""
+    return {**rolled.to_json(), "bonus": rolled.cell.get("bonus", "")}
+
+
 # ---------------------------------------------------------------- the ship's log
 # What a ship's log of this ruleset tracks: a card built with `Log` (generator.ruleset.logcard).
 
@@ -227,7 +231,7 @@ _LOST_POINTS = re.compile(r"lost\b.*?\b(\d+) or more points in any")
 _PER = re.compile(r"^Per Bonus Point of | ×\d+$")  # "Per Bonus Point of Courage ×2": Courage
 
 
-def _log(log: Log, rules: Rules, ship: dict[str, Any] | None, navies: dict[str, str]) -> None:
+def _log(log: Log, rules: Rules, ship: Ship | None, navies: dict[str, str]) -> None:
     ratings = ship.get("ratings", {}) if ship else {}
     if ship:
         if ship.get("flagship"):
@@ -284,9 +288,9 @@ def _lost_points(rules: Rules) -> int | None:
     return None
 
 
-def _figures(log: Log, rules: Rules, ship: dict[str, Any] | None) -> None:
+def _figures(log: Log, rules: Rules, ship: Ship | None) -> None:
     """Her rolls and ranges, worked out by the resolvers from her ratings."""
-    from generator.resolve.tactical import Broadside
+    from generator.resolve.tactical.broadside import Broadside
 
     move = rules.table(MOVE).params
     adds = [str(r) for r in move["movement_adds"]]

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from generator.loading.axes import build_axis
-from generator.loading.cells import CELL_FORMATS, CellFormatError, parse_cell
+from generator.loading.cells import CellFormatError, cell_formats, parse_cell
 from generator.loading.fields import SNAKE, check_keys, is_int, json_like, read_text, text_list
 from generator.loading.model import Axis, Modifier, RuleItem, Ruleset, Source, Table, freeze
 from generator.loading.problems import Problems, TableContext
@@ -253,10 +253,10 @@ def build_table(
     }
     if kind == "table":
         cell_format = raw.get("cell_format")
-        if cell_format is not None and cell_format not in CELL_FORMATS:
+        if cell_format is not None and cell_format not in cell_formats():
             ctx.add(
                 ("cell_format",),
-                f"unknown cell_format {cell_format!r} (known: {', '.join(CELL_FORMATS)})",
+                f"unknown cell_format {cell_format!r} (known: {', '.join(sorted(cell_formats()))})",
             )
             cell_format = None
         raw_axes = raw.get("axes")

@@ -26,7 +26,8 @@ class Problems:
         return bool(self.messages)
 
 
-def _describe_path(keypath: KeyPath) -> str:
+def describe_path(keypath: KeyPath) -> str:
+    """Return a key path as a problem names it: ``sides[0].ships[2].name``."""
     out = ""
     for key in keypath:
         out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
@@ -43,5 +44,5 @@ class TableContext:
     problems: Problems
 
     def add(self, rel: KeyPath, message: str) -> None:
-        where = self.table_id + (f" {_describe_path(rel)}" if rel else "")
+        where = self.table_id + (f" {describe_path(rel)}" if rel else "")
         self.problems.add(self.doc, self.base + rel, message, where)

@@ -32,6 +32,7 @@ from generator.pdf import packet
 from generator.render.paper import get_paper
 from generator.render.pdf import html_to_pdf
 from generator.render.templating import render_html
+from generator.ruleset.model import Scenario
 
 MANIFEST = "manifest.json"
 MAX_COUNT = 10_000
@@ -126,7 +127,7 @@ def packet_name(ruleset: str, index: int, seed: int) -> str:
 
 
 def make_packet(
-    options: BatchOptions, index: int, scenario: dict[str, Any], folder: str
+    options: BatchOptions, index: int, scenario: Scenario, folder: str
 ) -> dict[str, Any]:
     """Lay out and write one packet of the batch; return its manifest entry."""
     rules = load_rules(Path(options.rules_file) if options.rules_file else None)
@@ -282,7 +283,7 @@ def run_batch(
     folder: Path,
     options: BatchOptions,
     *,
-    scenarios: Callable[[], Sequence[dict[str, Any]]],
+    scenarios: Callable[[], Sequence[Scenario]],
     jobs: int = 1,
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
@@ -333,7 +334,7 @@ def run_batch(
 def _run(
     options: BatchOptions,
     todo: list[int],
-    scenarios: Sequence[dict[str, Any]],
+    scenarios: Sequence[Scenario],
     folder: Path,
     jobs: int,
 ) -> Generator[dict[str, Any], None, None]:

@@ -51,6 +51,7 @@ from generator.render.sheets import (
     static_sheet_pdf,
 )
 from generator.ruleset import contract
+from generator.ruleset.model import Scenario, SheetData
 from generator.rulesets import SpecError, get_spec
 from generator.suggest import unknown
 from generator.text import listed
@@ -109,7 +110,7 @@ class Packet:
     of the pages it is printed with (the whole packet, or one side's handout).
     """
 
-    scenario: dict[str, Any]
+    scenario: Scenario
     parts: list[Part]
     paper: str
     fillable: bool
@@ -117,7 +118,7 @@ class Packet:
     subject: str
     drawing: bytes | None = None  # every drawn sheet of the packet, on one canvas
     drawn_marks: tuple[Any, ...] = ()  # their outline entries (generator.render.draw.Mark)
-    cover: Callable[[dict[str, Any]], Part] | None = None
+    cover: Callable[[dict[str, Any]], Part] | None = None  # given the printing notes
     _covers: dict[frozenset[int] | None, Part] = field(default_factory=dict, repr=False)
 
     def _parts(self, sides: set[int] | None) -> list[Part]:
@@ -494,14 +495,17 @@ def _pdf_page_count(pdf: bytes) -> int:
     return len(PdfReader(io.BytesIO(pdf)).pages)
 
 
-def _side_scenario(scenario: dict[str, Any], index: int) -> dict[str, Any]:
+def _side_scenario(scenario: Scenario, index: int) -> Scenario:
     # one side printed; every side kept to lay it out alike (the rosters' column widths)
-    return {**scenario, "sides": [scenario["sides"][index]], EVERY_SIDE: scenario["sides"]}
+    one = scenario.copy()
+    one["sides"] = [scenario["sides"][index]]
+    one[EVERY_SIDE] = scenario["sides"]
+    return one
 
 
 def build_packet(
     rules: Rules,
-    scenario: dict[str, Any],
+    scenario: Scenario,
     *,
     paper: str = "a4",
     mono: bool = False,
@@ -539,7 +543,7 @@ def build_packet(
     drawing = Drawing(paper, title=f"Drawn sheets — {title}", subject=subject, mono=mono)
 
     def sheet(
-        kind: str, data: dict[str, Any] | None, *bookmarks: tuple[str, int], prefix: str = "s"
+        kind: str, data: SheetData | None, *bookmarks: tuple[str, int], prefix: str = "s"
     ) -> Sheet:
         made_sheet = _made(kind, data, bookmarks, prefix)
         made_sheet.kind = kind
@@ -547,7 +551,7 @@ def build_packet(
         return made_sheet
 
     def _made(
-        kind: str, data: dict[str, Any] | None, bookmarks: tuple[tuple[str, int], ...], prefix: str
+        kind: str, data: SheetData | None, bookmarks: tuple[tuple[str, int], ...], prefix: str
     ) -> Sheet:
         fields = fillable and get_kind(kind).fillable
         # a sheet another ruleset serves (an officer's character sheet) keeps that ruleset
@@ -606,7 +610,8 @@ def build_packet(
     }
 
     def cover(printing: dict[str, Any]) -> Part:
-        data = {**scenario, "printing": printing}
+        data = scenario.copy()
+        data["printing"] = printing
         return Part(
             "Briefing",
             None,
@@ -619,14 +624,18 @@ def build_packet(
     parts: list[Part] = []
     for index, side in enumerate(scenario["sides"]):
         part = Part(str(side.get("name") or f"Side {index + 1}"), index)
-        entries: list[tuple[str, dict[str, Any] | None, str]] = [
+        entries: list[tuple[str, SheetData | None, str]] = [
             (kind, _side_scenario(scenario, index), get_kind(kind).title)
             for kind in plan["per_side"]
         ]
-        for unit in side.get(gen.units, []):
+        # a side's units are people (with sheets of their own: per_unit) or ships (whose
+        # officers may have sheets of their own), never both
+        for person in side.get("characters", []):
             entries += [
-                (kind, unit, f"{unit['name']}: {get_kind(kind).title}") for kind in plan["per_unit"]
+                (kind, person, f"{person['name']}: {get_kind(kind).title}")
+                for kind in plan["per_unit"]
             ]
+        for unit in side.get("ships", []):
             for officer in gen.officers(unit):
                 entries += [
                     (kind, officer.person, f"{officer.title} ({unit['name']})")

@@ -47,6 +47,19 @@ def _expression(text: str, where: str) -> Callable[..., Any]:
         raise SpecError(f"{where}: {exc.message}: {text!r}") from exc
 
 
+def syntax_error(text: str, *, condition: bool = False) -> str | None:
+    """Return what Jinja says is wrong with `text`, a spec's text value (or, with
+    `condition`, its condition), or None if Jinja reads it."""
+    try:
+        if condition:
+            _environment().compile_expression(text)
+        else:
+            _environment().from_string(text)
+    except TemplateSyntaxError as exc:
+        return exc.message or "not Jinja"
+    return None
+
+
 def text(template: str, where: str, **context: Any) -> str:
     """Return `template` (a spec's text value) rendered over `context`, trimmed.
 

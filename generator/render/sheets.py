@@ -14,6 +14,7 @@ from generator.loading import Rules
 from generator.render.draw import Mark
 from generator.render.paper import get_paper
 from generator.resources import resource_dir
+from generator.ruleset.model import SheetData
 from generator.rulesets import serving
 from generator.suggest import unknown
 from generator.yamlfile import read_yaml
@@ -159,12 +160,12 @@ def _module(kind: str) -> Any:
     return importlib.import_module(f"generator.render.kinds.{kind.replace('-', '_')}")
 
 
-def _context(
-    kind: str,
-) -> Callable[[Rules, dict[str, Any] | None, str, str | None], dict[str, Any]]:
-    builder: Callable[[Rules, dict[str, Any] | None, str, str | None], dict[str, Any]] = _module(
-        kind
-    ).context
+# a kind's context builder: (rules, what the sheet is about, paper, ruleset) -> its context
+ContextBuilder = Callable[[Rules, SheetData | None, str, str | None], dict[str, Any]]
+
+
+def _context(kind: str) -> ContextBuilder:
+    builder: ContextBuilder = _module(kind).context
     return builder
 
 
@@ -172,7 +173,7 @@ def sheet_html(
     kind: str,
     rules: Rules,
     *,
-    data: dict[str, Any] | None = None,
+    data: SheetData | None = None,
     ruleset: str | None = None,
     paper: str = "a4",
     mono: bool = False,
@@ -218,7 +219,7 @@ _INPUT_NAME = re.compile(r'(<input\b[^>]*?\bname=")')
 
 
 def settle(
-    sheet: SheetKind, data: dict[str, Any] | None, ruleset: str | None, paper: str, fillable: bool
+    sheet: SheetKind, data: SheetData | None, ruleset: str | None, paper: str, fillable: bool
 ) -> str:
     """Check a sheet's options and return the ruleset it is printed for."""
     get_paper(paper)  # an unknown paper is refused before anything is laid out
@@ -229,8 +230,9 @@ def settle(
                 "(no --seed or --from)"
             )
         raise InputError(f"--fillable: the {sheet.kind} sheet has no write-in fields")
-    if ruleset is None and data is not None and data.get("ruleset") in sheet.rulesets:
-        ruleset = str(data["ruleset"])
+    named = data.get("ruleset") if data is not None else None  # a character may name none
+    if ruleset is None and named in sheet.rulesets:
+        ruleset = str(named)
     if ruleset is None and len(sheet.rulesets) == 1:
         ruleset = sheet.rulesets[0]
     if ruleset not in sheet.rulesets:
@@ -238,7 +240,7 @@ def settle(
     return ruleset
 
 
-def document_title(sheet: SheetKind, data: dict[str, Any] | None) -> str:
+def document_title(sheet: SheetKind, data: SheetData | None) -> str:
     """Return a sheet's PDF title: its kind's, and what it is about."""
     about = data.get("title") or data.get("name") if data else None
     return f"{sheet.title} — {about}" if about else sheet.title
@@ -249,7 +251,7 @@ def draw_sheet(
     kind: str,
     rules: Rules,
     *,
-    data: dict[str, Any] | None = None,
+    data: SheetData | None = None,
     ruleset: str | None = None,
     fillable: bool = False,
     bookmarks: tuple[tuple[str, int], ...] = (),
@@ -291,7 +293,7 @@ def drawn_pdf(
     kind: str,
     rules: Rules,
     *,
-    data: dict[str, Any] | None = None,
+    data: SheetData | None = None,
     ruleset: str | None = None,
     paper: str = "a4",
     mono: bool = False,
@@ -372,7 +374,7 @@ def static_sheet_pdf(
 def cached_sheet_pdf(
     kind: str,
     rules: Rules,
-    data: dict[str, Any],
+    data: SheetData,
     *,
     ruleset: str | None = None,
     paper: str = "a4",
@@ -417,7 +419,7 @@ def render_sheet(
     kind: str,
     rules: Rules,
     *,
-    data: dict[str, Any] | None = None,
+    data: SheetData | None = None,
     ruleset: str | None = None,
     paper: str = "a4",
     mono: bool = False,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from generator.errors import InputError
 from generator.rulesets import ruleset_ids
@@ -18,6 +18,7 @@ from generator.rulesets import ruleset_ids
 if TYPE_CHECKING:
     from generator.loading import Rules
     from generator.ruleset.logcard import Log
+    from generator.ruleset.model import Character, Person, Ship, Side
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Officer:
     Captain): their data, as a character sheet takes it, and who they are, in words
     ("Captain Ann Bonny")."""
 
-    person: dict[str, Any]
+    person: Person
     title: str
 
 
@@ -62,29 +63,27 @@ class RulesetContract(Protocol):
     def dated(self) -> bool:
         """Whether a scenario is set in a year (a duel's people are not dated)."""
 
-    def strength(self, side: dict[str, Any]) -> float:
+    def strength(self, side: Side) -> float:
         """Return the side's strength by `strength_measure`."""
 
     def years(self, rules: Rules) -> tuple[int, int]:
         """Return the first and last year a scenario of this ruleset can be set in."""
 
-    def ship_log(
-        self, log: Log, rules: Rules, ship: dict[str, Any] | None, side: dict[str, Any] | None
-    ) -> None:
+    def ship_log(self, log: Log, rules: Rules, ship: Ship | None, side: Side | None) -> None:
         """Fill `log` with what a ship's log of this ruleset holds (`ship` and `side` None:
         a blank log); raise InputError if the ruleset prints no ship's logs."""
 
     def ship_log_notes(self, rules: Rules) -> list[str]:
         """Return the notes printed under a page of this ruleset's ship's logs."""
 
-    def officers(self, unit: dict[str, Any]) -> list[Officer]:
+    def officers(self, unit: Ship) -> list[Officer]:
         """Return the people aboard `unit` who get sheets of their own (the packet's
         ``officers`` section), in order; none where the units carry no such people."""
 
-    def roll_character(self, rules: Rules, seed: int) -> dict[str, Any]:
+    def roll_character(self, rules: Rules, seed: int) -> Character:
         """Return one person rolled from `seed` (InputError: the units are not people)."""
 
-    def read_character(self, path: Path, rules: Rules) -> dict[str, Any]:
+    def read_character(self, path: Path, rules: Rules) -> Character:
         """Return an edited person read from `path` and checked."""
 
 

@@ -6,13 +6,13 @@ application layer) whether its seed rolls it again as it is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 # the key under which the application layer tells a sheet whether the scenario's seed, with
 # the options it was rolled with, rolls it again as it is (True or False; absent: not known,
 # and the briefing says nothing of it). Like a packet's printing notes, it is what a sheet
 # is given besides the scenario, not part of the scenario's file.
-ROLLS_AGAIN = "rolls_again"
+ROLLS_AGAIN: Final = "rolls_again"
 
 
 def balance_warning(scenario: Mapping[str, Any]) -> str | None:

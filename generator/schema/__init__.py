@@ -3,9 +3,9 @@ writes and reads back (a scenario, a fleet, a duellist).
 
 Each ruleset's module here (``generator.schema.tactical`` ...) declares its files with the
 nodes of `generator.schema.nodes`: `Text`, `Whole`, `Number`, `Flag`, `Choice`, `Items`,
-`Record` (with `Field` and `Check`), `Mapping`, `Maybe`, `Variant`, `Null` and `Plain`, and
-the naval parts of `generator.schema.naval` (`Bearing`, `wind`, `weather`, `grid_map` ...).
-A range or a list of choices may be a function of the loaded `Rules`
+`Record` (with `Field` and `Check`), `Mapping`, `Maybe`, `OneOf`, `Variant`, `Null` and
+`Plain`, and the naval parts of `generator.schema.naval` (`Bearing`, `wind`, `weather`,
+`grid_map` ...). A range or a list of choices may be a function of the loaded `Rules`
 (`generator.schema.tables`), so it follows the rule tables and the house rules; it is
 worked out once per `Rules` (`generator.schema.context`). The one declaration
 
@@ -87,6 +87,7 @@ from generator.schema.nodes import (
     Node,
     Null,
     Number,
+    OneOf,
     Plain,
     Record,
     Row,
@@ -153,6 +154,7 @@ __all__ = [
     "Node",
     "Null",
     "Number",
+    "OneOf",
     "Plain",
     "Record",
     "Reporter",

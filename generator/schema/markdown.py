@@ -11,7 +11,7 @@ from generator.loading import Rules
 from generator.rulesets import ruleset_ids
 from generator.schema.assembly import record_of, schema_for
 from generator.schema.context import Ctx
-from generator.schema.nodes import Record, Row
+from generator.schema.nodes import Node, Record, Row
 
 INTRO = """\
 # File formats
@@ -78,11 +78,17 @@ def _checks(checks: list[tuple[str, str]]) -> list[str]:
     ]
 
 
-def _section(ctx: Ctx, title: str, record: Record) -> list[str]:
+def key_table(ctx: Ctx, node: Node, key: str = "") -> list[str]:
+    """Return the markdown lines of what `node` holds under the key path `key`: the table of
+    its keys, then the checks across them."""
     rows: list[Row] = []
     checks: list[tuple[str, str]] = []
-    record.walk(ctx, "", rows, checks)
-    return ["", title, "", *_table(rows), *_checks(checks)]
+    node.walk(ctx, key, rows, checks)
+    return [*_table(rows), *_checks(checks)]
+
+
+def _section(ctx: Ctx, title: str, record: Record) -> list[str]:
+    return ["", title, "", *key_table(ctx, record)]
 
 
 def _top(key: str) -> str:

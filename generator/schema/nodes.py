@@ -1,6 +1,6 @@
 """The nodes a file format is declared with: `Text`, `Whole`, `Number`, `Flag`, `Null`,
-`Choice`, `Maybe`, `Items`, `Record` (with `Field` and `Check`), `Variant`, `Plain` and
-`Mapping`. Each checks a value and describes itself for the docs.
+`Choice`, `Maybe`, `OneOf`, `Items`, `Record` (with `Field` and `Check`), `Variant`, `Plain`
+and `Mapping`. Each checks a value and describes itself for the docs.
 """
 
 from __future__ import annotations
@@ -287,6 +287,38 @@ class Maybe(Node):
 
     def walk(self, ctx: Ctx, key: str, rows: list[Row], checks: list[tuple[str, str]]) -> None:
         self.node.walk(ctx, key, rows, checks)
+
+
+@dataclass(frozen=True, eq=False)
+class OneOf(Node):
+    """A value of the type of one of `nodes` (text or a whole number; a list or a mapping),
+    checked by the first node whose type it is."""
+
+    nodes: tuple[Node, ...]
+
+    def fits(self, value: Any) -> bool:
+        return any(node.fits(value) for node in self.nodes)
+
+    def check(self, ctx: Ctx, value: Any, path: KeyPath) -> bool:
+        for node in self.nodes:
+            if node.fits(value):
+                return node.check(ctx, value, path)
+        ctx.fail(path, f"expected {self.kind_text(ctx)}, found {found(value)}")
+        return False
+
+    def kind_text(self, ctx: Ctx) -> str:
+        return " or ".join(node.kind_text(ctx) for node in self.nodes)
+
+    def plural_text(self, ctx: Ctx) -> str:
+        return " or ".join(node.plural_text(ctx) for node in self.nodes)
+
+    def allowed(self, ctx: Ctx) -> str:
+        said = [(node.kind_text(ctx), node.allowed(ctx)) for node in self.nodes]
+        return "; ".join(f"as {kind}: {allowed}" for kind, allowed in said if allowed)
+
+    def walk(self, ctx: Ctx, key: str, rows: list[Row], checks: list[tuple[str, str]]) -> None:
+        for node in self.nodes:
+            node.walk(ctx, key, rows, checks)
 
 
 @dataclass(frozen=True, eq=False)

@@ -28,6 +28,7 @@ from generator.render.kinds.roster import strength_text
 from generator.render.paper import get_paper
 from generator.render.words import direction_words, house_tables_line, player_words, wind_words
 from generator.ruleset import contract
+from generator.ruleset.model import Scenario, units_of
 from generator.ruleset.scenario import ROLLS_AGAIN, balance_warning
 from generator.text import listed, signed
 
@@ -76,12 +77,16 @@ def _clock_words(clock: Mapping[str, Any]) -> str:
     return f"{clock['loop']} spaces; each turn it moves {said}."
 
 
-def conditions(rules: Rules, data: Mapping[str, Any]) -> dict[str, Any]:
+def conditions(rules: Rules, data: Scenario) -> dict[str, Any]:
     """Return the scenario's conditions, each said once: the facts (label, sentence) and
     the set-up, victory and special rules left to say, in players' words."""
     lines = {
-        key: [str(line) for line in data.get(key) or []]
-        for key in ("setup", "victory", "special_rules")
+        key: [str(line) for line in found or []]
+        for key, found in (
+            ("setup", data.get("setup")),
+            ("victory", data.get("victory")),
+            ("special_rules", data.get("special_rules")),
+        )
     }
     facts: list[tuple[str, str]] = []
 
@@ -137,7 +142,7 @@ def conditions(rules: Rules, data: Mapping[str, Any]) -> dict[str, Any]:
             if not ("battle clock" in line.lower() and str(clock["loop"]) in line)
         ]
     year = data.get("year")
-    if year not in (None, "") and str(year) not in everything:
+    if year is not None and str(year) not in everything:
         facts.append(("Year", str(year)))
     return {
         "facts": facts,
@@ -246,7 +251,7 @@ def _plan_legend(
 
 
 def overview(
-    data: dict[str, Any], paper: str, most: tuple[float, float] | None = None
+    data: Scenario, paper: str, most: tuple[float, float] | None = None
 ) -> dict[str, Any] | None:
     """The whole map, shrunk to fit the cover (`most` mm wide and high at most, or
     OVERVIEW_W by OVERVIEW_H), without its words, with the printed pages' outlines and names
@@ -409,7 +414,7 @@ def _map_room(found: Mapping[str, Any], paper: str, view: Mapping[str, Any]) -> 
     return height - _map_heading(found, paper) - below
 
 
-def seed_note(scenario: Mapping[str, Any]) -> str:
+def seed_note(scenario: Scenario) -> str:
     """Return what the briefing says its seed is good for: rolling the same scenario again,
     unless the scenario is no longer what its seed rolls (edited, or made from fleets), as
     the application layer found (`ROLLS_AGAIN`); nothing where it was not told."""
@@ -421,9 +426,7 @@ def seed_note(scenario: Mapping[str, Any]) -> str:
     return "the same seed rolls the same scenario"
 
 
-def context(
-    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
-) -> dict[str, Any]:
+def context(rules: Rules, data: Scenario | None, paper: str, ruleset: str | None) -> dict[str, Any]:
     if data is None:
         raise InputError("the briefing is about a scenario: give --seed or --from")
     played = str(data["ruleset"])
@@ -431,7 +434,7 @@ def context(
     people = gen.people
     sides = []
     for side in data["sides"]:
-        units = side.get(gen.units, [])
+        units = units_of(side)
         sides.append(
             {
                 "name": side.get("name", ""),

@@ -17,6 +17,7 @@ from generator.loading import Rules, Table, thaw
 from generator.lookup import cell_text
 from generator.render.paper import get_paper
 from generator.render.words import game_title, house_tables_line, player_words, table_title
+from generator.ruleset.model import Person
 
 WEAPON_ROWS = 4  # weapon rows on the sheet, filled ones first
 NOTE_LINES = {  # (blank, filled): what is left of the page
@@ -162,7 +163,7 @@ def _key(label: str) -> str:
 
 def person(tables: Mapping[str, Table], data: Mapping[str, Any]) -> dict[str, Any]:
     """Return the character as the sheets print it (an edited file may lack some fields):
-    the briefing's duellists too."""
+    the briefing's duellists too, and a ship's officers (`CrewOfficer`, with a role)."""
     styles = _style_names(tables)
     style = data.get("style")
     return {
@@ -181,9 +182,7 @@ def person(tables: Mapping[str, Table], data: Mapping[str, Any]) -> dict[str, An
     }
 
 
-def context(
-    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
-) -> dict[str, Any]:
+def context(rules: Rules, data: Person | None, paper: str, ruleset: str | None) -> dict[str, Any]:
     assert ruleset is not None  # render_sheet settles the ruleset before asking
     tables = rules.rulesets[ruleset].tables
     who = person(tables, data) if data is not None else None

@@ -20,6 +20,7 @@ from generator.lookup import cell_text
 from generator.render.kinds.character import hit_point_boxes, most_hit_points, person
 from generator.render.paper import get_paper
 from generator.render.words import house_tables_line
+from generator.ruleset.model import Person
 
 # the turn rows' height (mm): what the page leaves under the duellist's header
 ROW_MM = {"a4": 6.8, "letter": 6.0}
@@ -29,9 +30,7 @@ BLANK_WEAPON_ROWS = 2
 SIDES = ("front", "back")
 
 
-def context(
-    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
-) -> dict[str, Any]:
+def context(rules: Rules, data: Person | None, paper: str, ruleset: str | None) -> dict[str, Any]:
     assert ruleset is not None  # render_sheet settles the ruleset before asking
     tables = rules.rulesets[ruleset].tables
     sheet = tables["record-sheet"]

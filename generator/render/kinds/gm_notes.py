@@ -20,6 +20,7 @@ from generator.loading import Rules, Table
 from generator.render.kinds import quick_reference as qr
 from generator.render.kinds.quick_reference.spec import layout_of
 from generator.render.words import table_title, table_titles
+from generator.ruleset.model import Scenario
 
 # how the data files point at the record of the decisions, which a GM does not have
 _NOTES_FILE = r"rules-notes(?:\.md)?"
@@ -56,7 +57,7 @@ def _source(table: Table) -> str:
     return "house table"
 
 
-def _listed_house(rules: Rules, data: dict[str, Any] | None, ruleset: str) -> list[Table]:
+def _listed_house(rules: Rules, data: Scenario | None, ruleset: str) -> list[Table]:
     """Return the house tables the notes list: those the scenario used (any ruleset's), in its
     order, or, blank, every house table of the ruleset."""
     if data is None:
@@ -82,9 +83,7 @@ def _has_sentences(blk: dict[str, Any]) -> bool:
     return any(len(str(c.get("text", ""))) > SENTENCE_CHARS for c in cells)
 
 
-def context(
-    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
-) -> dict[str, Any]:
+def context(rules: Rules, data: Scenario | None, paper: str, ruleset: str | None) -> dict[str, Any]:
     """Return the readings by section, the house tables and the GM's tables of `ruleset` (for
     the scenario `data`, or blank for the ruleset)."""
     assert ruleset is not None  # render_sheet settles the ruleset before asking

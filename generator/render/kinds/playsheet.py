@@ -20,14 +20,23 @@ from typing import Any
 from generator.errors import InputError
 from generator.loading import RuleItem, Rules, Table
 from generator.lookup import cell_text
+from generator.render.specs import param_check, section, table_key
 from generator.render.words import game_name, house_tables_line, table_title
-from generator.rulesets import SpecError, sheet_section
+from generator.ruleset.model import SheetData
+from generator.schema.context import NAME_LENGTH
+from generator.schema.nodes import Items, Record, Text, opt, req
 from generator.text import listed, signed
 
 # a section: the table whose title heads it (None: go on under the previous heading), and
 # the tables in it, printed in file order
 Section = tuple[str | None, list[str]]
-PLACES = ("wide", "left", "right")  # where on the page a section stands
+# where on the page a section stands
+PLACE_WORDS = {
+    "wide": "across the page",
+    "left": "in the left column",
+    "right": "in the right column",
+}
+PLACES = tuple(PLACE_WORDS)
 # the sides, in page order, and what heads each page
 SIDES = (("front", "Front"), ("back", "Back"))
 CLOCK_PER_ROW = 12
@@ -84,27 +93,57 @@ def _block(table: Table, heading: str) -> dict[str, Any]:
 
 
 @cache
+def section_schema(ruleset: str) -> Record:
+    """Return the shape of `ruleset`'s playsheet section (the tables it names are the
+    ruleset's)."""
+    table = table_key(ruleset)
+    sections = Items(
+        Record(
+            {
+                "heading": opt(table, "the table whose title heads it (none: the previous)"),
+                "tables": req(Items(table, minimum=1, noun=("table", "tables")), "in it"),
+            },
+            what="a mapping of heading and tables",
+        ),
+        noun=("section", "sections"),
+    )
+    side = Record(
+        {place: opt(sections, f"the sections {words}") for place, words in PLACE_WORDS.items()},
+        what=f"a mapping of {', '.join(PLACES)}",
+    )
+    clock = Record(
+        {
+            "table": req(table, "the battle clock's table"),
+            "moves": req(Text(NAME_LENGTH), "its param: the spaces it moves"),
+            "loops_table": req(table, "the table that rolls the loop's length"),
+            "loops": req(Text(NAME_LENGTH), "its param: the lengths"),
+        },
+        (param_check(ruleset, "table", "moves"), param_check(ruleset, "loops_table", "loops")),
+        what="a mapping of table, moves, loops_table and loops",
+    )
+    return Record(
+        {
+            **{name: opt(side, f"the {name} of the sheet") for name, _ in SIDES},
+            "clock": opt(clock, "the battle clock track"),
+        },
+        what="a playsheet section",
+    )
+
+
+@cache
 def layout_of(ruleset: str) -> dict[str, Any]:
     """Return the playsheet section of `ruleset`'s spec, checked: by side, by place, the
     sections; and the battle clock's tables and params (or None)."""
-    raw, spec = sheet_section(ruleset, "playsheet")
+    raw, _ = section(ruleset, "playsheet")
     out: dict[str, Any] = {"clock": raw.get("clock")}
     for side, _ in SIDES:
-        places = raw.get(side) or {}
-        if not isinstance(places, dict) or set(places) - set(PLACES):
-            raise SpecError(f"{spec.where('playsheet', side)}: a side has {', '.join(PLACES)}")
-        out[side] = {}
-        for where in PLACES:
-            sections: list[Section] = []
-            for index, section in enumerate(places.get(where) or []):
-                if not isinstance(section, dict) or set(section) - {"heading", "tables"}:
-                    raise SpecError(
-                        f"{spec.where('playsheet', side, where, index)}: a section has tables "
-                        "and may have a heading"
-                    )
-                heading = section.get("heading")
-                sections.append((str(heading) if heading else None, list(section["tables"])))
-            out[side][where] = sections
+        places = raw.get(side, {})
+        out[side] = {
+            where: [
+                (entry.get("heading"), list(entry["tables"])) for entry in places.get(where, ())
+            ]
+            for where in PLACES
+        }
     return out
 
 
@@ -127,7 +166,7 @@ def _clock(rules: Rules, ruleset: str, spec: Any) -> dict[str, Any] | None:
 
 
 def context(
-    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
+    rules: Rules, data: SheetData | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
     assert ruleset is not None  # render_sheet settles the ruleset before asking
     chosen = rules.rulesets[ruleset]

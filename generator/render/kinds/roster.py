@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from generator.loading import Rules
 from generator.render import expressions
@@ -24,12 +24,15 @@ from generator.render.draw import text_width_mm
 from generator.render.pagenumbers import CSS_PAGE_LABEL
 from generator.render.paper import get_paper
 from generator.render.sheets import page_boxes
+from generator.render.specs import CONDITION, TEMPLATE, section
 from generator.render.words import house_tables_line
 from generator.ruleset import contract
-from generator.rulesets import SpecError, sheet_section
+from generator.ruleset.model import Scenario, Side, Unit, units_of
 from generator.schema import OVERRIDE, override_words
+from generator.schema.context import LINE_LENGTH, NAME_LENGTH
+from generator.schema.nodes import Choice, Flag, Items, Record, Text, opt, req
 
-EVERY_SIDE = "every_side"
+EVERY_SIDE: Final = "every_side"
 """The key under which a scenario given one side (a packet's sheets for that side, and so its
 handout) keeps every side of the scenario: read to lay that side's roster out as the other
 sides' (the same column widths), never printed."""
@@ -75,51 +78,94 @@ class RosterSpec:
     bonuses: str = ""  # whether the bonuses a side rolled are already in the ratings
 
 
-def _printed(raw: Any, where: str, *, text_key: str = "value", label: bool = False) -> Printed:
-    keys = {text_key, "if"} | ({"label", "blank"} if label else set())
-    if not isinstance(raw, dict) or not isinstance(raw.get(text_key), str) or set(raw) - keys:
-        raise SpecError(f"{where}: expected a mapping of {', '.join(sorted(keys))}")
+def _printed(raw: Any, where: str, *, text_key: str = "value") -> Printed:
+    """Return a value the roster prints, from its (checked) mapping in the spec."""
     return Printed(
         value=raw[text_key],
         where=where,
         label=str(raw.get("label", "")),
         condition=str(raw["if"]) if "if" in raw else None,
-        blank=raw.get("blank", True) is not False,
+        blank=raw.get("blank", True),
+    )
+
+
+@cache
+def section_schema(ruleset: str) -> Record:
+    """Return the shape of a roster section (the same for every ruleset)."""
+    shown_if = opt(CONDITION, "shown only where this holds")
+    return Record(
+        {
+            "word": req(Text(NAME_LENGTH), 'what a side is called: "Strength of the fleet"'),
+            "bonuses": opt(Text(LINE_LENGTH), "whether the ratings already hold the bonuses"),
+            "facts": opt(
+                Items(
+                    Record(
+                        {
+                            "label": opt(Text(NAME_LENGTH), "its label"),
+                            "value": req(TEMPLATE, "what it says"),
+                            "if": shown_if,
+                            "blank": opt(Flag(), "false: not written in on a blank roster"),
+                        },
+                        what="a mapping of label, value, if and blank",
+                    ),
+                    noun=("fact", "facts"),
+                ),
+                "about a side",
+            ),
+            "tags": opt(
+                Items(
+                    Record(
+                        {"text": req(TEMPLATE, "what it says"), "if": shown_if},
+                        what="a mapping of text and if",
+                    ),
+                    noun=("tag", "tags"),
+                ),
+                "beside a ship's name",
+            ),
+            "columns": opt(
+                Items(
+                    Record(
+                        {
+                            "title": opt(Text(NAME_LENGTH), "its heading"),
+                            "value": req(TEMPLATE, "a ship's value"),
+                            "class": opt(Choice(CLASSES, what="column class"), "(text if none)"),
+                        },
+                        what="a mapping of title, value and class",
+                    ),
+                    noun=("column", "columns"),
+                ),
+                "the units table's columns",
+            ),
+            "sub": opt(TEMPLATE, "a line under each ship's row"),
+        },
+        what="a roster section",
     )
 
 
 @cache
 def roster_spec(ruleset: str) -> RosterSpec:
     """Return the roster section of `ruleset`'s spec, checked."""
-    raw, spec = sheet_section(ruleset, "roster")
-    allowed = {"word", "facts", "tags", "columns", "sub", "bonuses"}
-    if (
-        set(raw) - allowed
-        or not isinstance(raw.get("word"), str)
-        or not isinstance(raw.get("bonuses", ""), str)
-    ):
-        raise SpecError(f"{spec.where('roster')}: a roster has a 'word' and {', '.join(allowed)}")
-    columns = []
-    for index, column in enumerate(raw.get("columns") or []):
-        where = spec.where("roster", "columns", index)
-        if not isinstance(column, dict) or column.get("class", "text") not in CLASSES:
-            raise SpecError(f"{where}: a column has a title, a value and a class ({CLASSES})")
-        cell = {"value": column.get("value")}
-        columns.append(
-            (str(column.get("title", "")), str(column.get("class", "text")), _printed(cell, where))
+    raw, spec = section(ruleset, "roster")
+    columns = tuple(
+        (
+            str(column.get("title", "")),
+            str(column.get("class", "text")),
+            _printed(column, spec.where("roster", "columns", index)),
         )
+        for index, column in enumerate(raw.get("columns", ()))
+    )
     sub = raw.get("sub")
     return RosterSpec(
         word=raw["word"],
         facts=tuple(
-            _printed(fact, spec.where("roster", "facts", i), label=True)
-            for i, fact in enumerate(raw.get("facts") or [])
+            _printed(fact, spec.where("roster", "facts", i))
+            for i, fact in enumerate(raw.get("facts", ()))
         ),
         tags=tuple(
             _printed(tag, spec.where("roster", "tags", i), text_key="text")
-            for i, tag in enumerate(raw.get("tags") or [])
+            for i, tag in enumerate(raw.get("tags", ()))
         ),
-        columns=tuple(columns),
+        columns=columns,
         sub=_printed({"value": sub}, spec.where("roster", "sub")) if sub is not None else None,
         bonuses=" ".join(str(raw.get("bonuses", "")).split()),
     )
@@ -197,7 +243,7 @@ def column_widths(
     return [INDEX_MM, *(round(w, 2) for w in widths)]
 
 
-def _row(spec: RosterSpec, ship: dict[str, Any], navy: Callable[[Any], str]) -> Row:
+def _row(spec: RosterSpec, ship: Unit, navy: Callable[[Any], str]) -> Row:
     scope = {"ship": ship, "navy": navy}
     tags = [tag.text(**scope) for tag in spec.tags if tag.shown(**scope)]
     kept = ship.get(OVERRIDE)
@@ -213,7 +259,7 @@ def _row(spec: RosterSpec, ship: dict[str, Any], navy: Callable[[Any], str]) -> 
 
 
 def _side_facts(
-    spec: RosterSpec, side: dict[str, Any], ships: list[Any], navy: Callable[[Any], str]
+    spec: RosterSpec, side: Side, ships: list[Any], navy: Callable[[Any], str]
 ) -> list[tuple[str, str]]:
     flagship = next((s for s in ships if isinstance(s, dict) and s.get("flagship")), None)
     scope = {"side": side, "ships": ships, "flagship": flagship, "navy": navy}
@@ -226,9 +272,7 @@ def _side_facts(
     return facts
 
 
-def context(
-    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
-) -> dict[str, Any]:
+def context(rules: Rules, data: Scenario | None, paper: str, ruleset: str | None) -> dict[str, Any]:
     assert ruleset is not None
     spec = roster_spec(ruleset)
     columns = [("Ship", "name"), *((title, cls) for title, cls, _ in spec.columns)]
@@ -269,7 +313,7 @@ def context(
         strength = gen.strength(side)
         strengths.append(strength)
         navy = str(side.get("navy", ""))
-        units = side.get(gen.units, [])
+        units = units_of(side)
         sides.append(
             {
                 "name": str(side.get("name", "")),
@@ -287,7 +331,7 @@ def context(
     # one side (in a packet): each side's roster then lines up with the others'
     every = data.get(EVERY_SIDE)
     measured = every if isinstance(every, list) and every else data.get("sides", [])
-    tables = [{"units": [_row(spec, u, navy_name) for u in s.get(gen.units, [])]} for s in measured]
+    tables = [{"units": [_row(spec, u, navy_name) for u in units_of(s)]} for s in measured]
     left, _, right, _ = page_boxes("roster", paper)["art"]
     return {
         "scenario": data,

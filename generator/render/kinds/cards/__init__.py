@@ -36,8 +36,12 @@ from generator.render.draw import MM, Box, Drawing, Fitted, fit, write
 from generator.render.kinds.cards.faces import BLEED_MM, CARD_MM, colour_of, draw_back, draw_face
 from generator.render.pagenumbers import page_label
 from generator.render.paper import get_paper
+from generator.render.specs import param_check, section, table_key
 from generator.render.words import game_name, game_title, table_title
-from generator.rulesets import SpecError, sheet_section
+from generator.ruleset.model import SheetData
+from generator.schema.context import NAME_LENGTH
+from generator.schema.nodes import Choice, Items, Record, Text, Variant, opt, req
+from generator.schema.nodes import Mapping as Keyed
 
 GRID = (3, 3)  # columns, rows on A4
 # the cards on each paper: columns, rows, and whether they lie turned a quarter. Three
@@ -135,29 +139,74 @@ def _suit_faces(rules: Rules, ruleset: str, spec: Mapping[str, Any]) -> list[dic
     return cards
 
 
-@cache
-def deck_spec(ruleset: str) -> Mapping[str, Any]:
-    """Return the cards section of `ruleset`'s spec, checked."""
-    raw, spec = sheet_section(ruleset, "cards")
-    where = spec.where("cards")
-    faces = raw.get("faces")
-    if not isinstance(raw.get("deck"), str) or not isinstance(faces, dict):
-        raise SpecError(f"{where}: a deck has a name ('deck') and its faces")
-    style = faces.get("style")
-    if style not in FACES or not isinstance(faces.get("table"), str):
-        raise SpecError(f"{where}: faces have a style ({', '.join(FACES)}) and a table")
-    if style == "turn" and not (isinstance(faces.get("suits"), list) and faces.get("reminder")):
-        raise SpecError(f"{where}: turn faces have suits and a reminder word")
-    if "fill" in raw and not isinstance(raw["fill"], str):
-        raise SpecError(f"{where}: fill names the rules table of the turn-sequence card")
-    return raw
-
-
 # the kinds of face a deck can have, and how its cards are made
 FACES: dict[str, Callable[[Rules, str, Mapping[str, Any]], list[dict[str, Any]]]] = {
     "action": _table_faces,
     "turn": _suit_faces,
 }
+SUITS = ("heart", "spade")  # the suits a turn card's face draws (`faces.draw_face`)
+
+
+@cache
+def section_schema(ruleset: str) -> Record:
+    """Return the shape of `ruleset`'s cards section (the tables it names are the
+    ruleset's)."""
+    table = table_key(ruleset)
+    name = Text(NAME_LENGTH)
+    suit = Record(
+        {
+            "colour": req(name, "the cards' colour, their name: 'Red 1'"),
+            "count": req(name, "the param of the faces' table: how many"),
+            "suit": req(Choice(SUITS, what="suit"), "the suit drawn on them"),
+        },
+        what="a mapping of colour, count and suit",
+    )
+    faces = Variant(
+        "style",
+        {
+            "action": Record(
+                {
+                    "style": req(Choice(tuple(FACES), what="face style")),
+                    "table": req(table, "a card for every row, as many copies as it says"),
+                },
+                what="a mapping of style and table",
+            ),
+            "turn": Record(
+                {
+                    "style": req(Choice(tuple(FACES), what="face style")),
+                    "table": req(table, "the rule whose params count the cards"),
+                    "suits": req(Items(suit, minimum=1, noun=("suit", "suits")), "the colours"),
+                    "reminder": req(name, "its sentences naming this word go on every face"),
+                },
+                (param_check(ruleset, "table", "count", each="suits"),),
+                what="a mapping of style, table, suits and reminder",
+            ),
+        },
+        what="face style",
+    )
+    words = Keyed(name)
+    return Record(
+        {
+            "deck": req(name, "the deck's name"),
+            "faces": req(faces, "action: a card for every row of a table; turn: suit cards"),
+            "reference": opt(
+                Items(table, noun=("table", "tables")), "tables whose steps get a card each"
+            ),
+            "back_hint": opt(name, "the faces' rule's sentences naming this word go on the backs"),
+            "fill": opt(table, "the rules of a turn-sequence card on the last sheet's free slots"),
+            "fields": opt(words, "how a field of the faces' table reads on a card"),
+            "signed": opt(Items(name, noun=("field", "fields")), "fields printed +2, -1"),
+            "capitalized": opt(Items(name, noun=("field", "fields")), "fields capitalized"),
+            "values": opt(Keyed(words), "by field, how each of its values reads"),
+        },
+        what="a cards section",
+    )
+
+
+@cache
+def deck_spec(ruleset: str) -> Mapping[str, Any]:
+    """Return the cards section of `ruleset`'s spec, checked."""
+    return section(ruleset, "cards")[0]
 
 
 def deck(rules: Rules, ruleset: str) -> dict[str, Any]:
@@ -363,7 +412,7 @@ def pages(
 
 
 def context(
-    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
+    rules: Rules, data: SheetData | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
     assert ruleset is not None  # render_sheet settles the ruleset before asking
     made = deck(rules, ruleset)

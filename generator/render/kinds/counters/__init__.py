@@ -67,12 +67,10 @@ from generator.render.kinds.counters.spec import counter_spec
 from generator.render.pagenumbers import page_label
 from generator.render.paper import get_paper
 from generator.render.words import house_tables_line
-from generator.ruleset import contract
+from generator.ruleset.model import Scenario
 
 
-def context(
-    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
-) -> dict[str, Any]:
+def context(rules: Rules, data: Scenario | None, paper: str, ruleset: str | None) -> dict[str, Any]:
     """Lay out the counters sheet of scenario `data` on `paper`: its pages of blocks, its
     header and key, the counters' shape."""
     if data is None:
@@ -83,11 +81,10 @@ def context(
     paper = get_paper(paper).name
     spec = counter_spec(found)
     shape = shape_for(found)
-    units = contract(found).units
     sides = data["sides"]
     if len(sides) > 2:
         raise InputError(f"the counters sheet prints two sides, this scenario has {len(sides)}")
-    ships = [list(side.get(units, [])) for side in sides]
+    ships = [list(side.get("ships", [])) for side in sides]  # a naval ruleset's sheet
     everyone = [(i, side, ship) for i, side in enumerate(sides) for ship in ships[i]]
     navies = (
         {key: str(value["title"]).split(" (")[0] for key, value in rules.names.navies.items()}

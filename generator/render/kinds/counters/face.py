@@ -8,12 +8,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from generator.errors import InputError
 from generator.render import expressions
 from generator.render.draw import text_width_mm
 from generator.render.kinds.counters.spec import FACE_MM, CounterSpec, counter_spec
+from generator.ruleset.model import Ship, Side
 from generator.rulesets import SpecError
 
 PAD_MM = 0.5  # text and corners keep this far inside a counter's edge
@@ -229,16 +229,14 @@ def corner_size_for(
     return None
 
 
-def corner_values(
-    ship: Mapping[str, Any], side: Mapping[str, Any], spec: CounterSpec
-) -> list[tuple[str, str]]:
+def corner_values(ship: Ship, side: Side, spec: CounterSpec) -> list[tuple[str, str]]:
     """Return (short label, value) of each corner of a ship, four, empty where unset."""
     scope = {"ship": ship, "side": side}
     values = [(c.short, expressions.text(c.value, c.where, **scope)) for c in spec.corners]
     return (values + [("", "")] * 4)[:4]
 
 
-def describe(ship: Mapping[str, Any], spec: CounterSpec) -> str:
+def describe(ship: Ship, spec: CounterSpec) -> str:
     """Return the class line of a ship (her class, rate or size), as the spec writes it."""
     return expressions.text(spec.class_line, spec.class_where, ship=ship)
 
@@ -367,8 +365,8 @@ def _corners(
 
 
 def counter(
-    ship: Mapping[str, Any],
-    side: Mapping[str, Any],
+    ship: Ship,
+    side: Side,
     side_index: int,
     shape: Shape,
     spec: CounterSpec,

@@ -1,5 +1,7 @@
-"""The ``counters`` section of a ruleset's spec, read and checked: the counters' shape, the
-class line, the corner ratings, the reverse, the markers, the wind gauge and the tracks."""
+"""The ``counters`` section of a ruleset's spec: its shape (`section_schema`, checked with
+every spec's sections by `generator.render.specs`) and what it is read into (`CounterSpec`):
+the counters' shape, the class line, the corner ratings, the reverse, the markers, the wind
+gauge and the tracks."""
 
 from __future__ import annotations
 
@@ -8,7 +10,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from generator.rulesets import RulesetSpec, SpecError, sheet_section
+from generator.render.specs import TEMPLATE, param_check, section, table_key
+from generator.rulesets import RulesetSpec
+from generator.schema.context import LINE_LENGTH, NAME_LENGTH
+from generator.schema.nodes import Choice, Items, OneOf, Record, Text, Whole, opt, req
 
 # a counter is about 84 % of the map cell it stands on (the cells are cells.SQUARE_MM and
 # cells.HEX_MM): the grid and the terrain show round it, and neighbours cut by hand don't touch
@@ -66,103 +71,131 @@ class CounterSpec:
     where: str
 
 
-_KEYS = {
-    "shape",
-    "class_line",
-    "corners",
-    "corners_note",
-    "reverse",
-    "markers",
-    "wind",
-    "tracks",
-}
-
-
-def _text(raw: Any, key: str, where: str, *, required: bool = True) -> str:
-    value = raw.get(key) if isinstance(raw, Mapping) else None
-    if value is None and not required:
-        return ""
-    if not isinstance(value, str | int) or isinstance(value, bool):
-        raise SpecError(f"{where}: '{key}' must be text")
-    return str(value)
+@cache
+def section_schema(ruleset: str) -> Record:
+    """Return the shape of `ruleset`'s counters section (its tables, for `spaces_from`)."""
+    text = Text(LINE_LENGTH)
+    spaces_from = Record(
+        {
+            "table": req(table_key(ruleset), "the rules table whose param gives the lengths"),
+            "param": req(Text(NAME_LENGTH), "that param: a list of lengths; the longest is used"),
+        },
+        (param_check(ruleset, "table", "param"),),
+        what="a mapping of table and param",
+    )
+    return Record(
+        {
+            "shape": req(Choice(tuple(FACE_MM), what="counter shape"), "the map's cells"),
+            "class_line": req(TEMPLATE, "under the name, if every counter of a sheet has room"),
+            "corners": opt(
+                Items(
+                    Record(
+                        {
+                            "label": req(Text(NAME_LENGTH), "the rating's name, under the page"),
+                            "short": opt(Text(NAME_LENGTH, empty=True), "its label on the counter"),
+                            "value": req(TEMPLATE, "its value"),
+                        },
+                        what="a mapping of label, short and value",
+                    ),
+                    maximum=4,
+                    noun=("corner", "corners"),
+                ),
+                "top left, top right, bottom left, bottom right",
+            ),
+            "corners_note": opt(text, "a sentence about the corners, under each page's title"),
+            "reverse": opt(
+                Record(
+                    {"label": req(Text(NAME_LENGTH)), "note": req(text)},
+                    what="a mapping of label and note",
+                ),
+                "each counter's back: its word and what it means",
+            ),
+            "markers": opt(
+                Items(
+                    Record(
+                        {
+                            "label": req(Text(NAME_LENGTH), "its word"),
+                            "count": req(Whole(1, 40), "how many to print"),
+                            "note": req(text, "what it means"),
+                        },
+                        what="a mapping of label, count and note",
+                    ),
+                    noun=("marker", "markers"),
+                ),
+                "the states the rules track on the map",
+            ),
+            "wind": opt(
+                Record({"note": req(text)}, what="a mapping of note"),
+                "a wind gauge marker, and what changes the wind",
+            ),
+            "tracks": opt(
+                Items(
+                    Record(
+                        {
+                            "label": req(Text(NAME_LENGTH), "its name"),
+                            "marker": opt(Text(NAME_LENGTH), "its marker's word (the label)"),
+                            "spaces": req(
+                                OneOf((Whole(1, None), TEMPLATE)), "its spaces: Jinja over scenario"
+                            ),
+                            "spaces_from": opt(spaces_from, "its spaces without a scenario"),
+                            "note": opt(TEMPLATE, "how it is used (Jinja over scenario)"),
+                        },
+                        what="a mapping of label, spaces and note",
+                    ),
+                    noun=("track", "tracks"),
+                ),
+                "tracks of numbered spaces (turns, a battle clock) and their markers",
+            ),
+        },
+        what="a counters section",
+    )
 
 
 @cache
 def counter_spec(ruleset: str) -> CounterSpec:
     """Return the counters section of `ruleset`'s spec, checked."""
-    raw, spec = sheet_section(ruleset, "counters")
+    raw, spec = section(ruleset, "counters")
     return read_counter_spec(raw, spec)
 
 
 def read_counter_spec(raw: Mapping[str, Any], spec: RulesetSpec) -> CounterSpec:
-    """Check the counters section `raw` of `spec` and return it read."""
-    where = spec.where("counters")
-    if not {"shape", "class_line"} <= set(raw) <= _KEYS or raw["shape"] not in FACE_MM:
-        raise SpecError(
-            f"{where}: counters have a shape ({', '.join(FACE_MM)}) and a class_line, and may "
-            f"have {', '.join(sorted(_KEYS - {'shape', 'class_line'}))}"
+    """Return the counters section `raw` of `spec` (checked by `section_schema`) read."""
+    corners = tuple(
+        Corner(
+            str(item["label"]),
+            str(item.get("short", "")),
+            str(item["value"]),
+            spec.where("counters", "corners", i),
         )
-    corners = []
-    listed = raw.get("corners") or []
-    if not isinstance(listed, list) or len(listed) > 4:
-        raise SpecError(f"{where}: corners is a list of at most four {{label, short, value}}")
-    for i, item in enumerate(listed):
-        at = spec.where("counters", "corners", i)
-        corners.append(
-            Corner(
-                _text(item, "label", at),
-                _text(item, "short", at, required=False),
-                _text(item, "value", at),
-                at,
-            )
-        )
-    reverse = None
-    if raw.get("reverse") is not None:
-        at = spec.where("counters", "reverse")
-        reverse = (_text(raw["reverse"], "label", at), _text(raw["reverse"], "note", at))
-    for key in ("markers", "tracks"):
-        if not isinstance(raw.get(key) or [], list):
-            raise SpecError(f"{spec.where('counters', key)}: {key} is a list")
-    markers = []
-    for i, item in enumerate(raw.get("markers") or []):
-        at = spec.where("counters", "markers", i)
-        count = item.get("count") if isinstance(item, Mapping) else None
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 40:
-            raise SpecError(f"{at}: a marker's count is a whole number, 1 to 40")
-        markers.append(Marker(_text(item, "label", at), count, _text(item, "note", at)))
-    wind = None
-    if raw.get("wind") is not None:
-        wind = _text(raw["wind"], "note", spec.where("counters", "wind"))
+        for i, item in enumerate(raw.get("corners", ()))
+    )
+    reverse = raw.get("reverse")
+    wind = raw.get("wind")
     tracks = []
-    for i, item in enumerate(raw.get("tracks") or []):
-        at = spec.where("counters", "tracks", i)
-        label = _text(item, "label", at)
-        source = item.get("spaces_from") if isinstance(item, Mapping) else None
-        if source is not None and not (
-            isinstance(source, Mapping)
-            and isinstance(source.get("table"), str)
-            and isinstance(source.get("param"), str)
-        ):
-            raise SpecError(f"{at}: spaces_from names a rules table and its param")
+    for i, item in enumerate(raw.get("tracks", ())):
+        source = item.get("spaces_from")
         tracks.append(
             Track(
-                label,
-                _text(item, "marker", at, required=False) or label,
-                _text(item, "spaces", at),
+                str(item["label"]),
+                str(item.get("marker") or item["label"]),
+                str(item["spaces"]),
                 (str(source["table"]), str(source["param"])) if source else None,
-                _text(item, "note", at, required=False),
-                at,
+                str(item.get("note", "")),
+                spec.where("counters", "tracks", i),
             )
         )
     return CounterSpec(
         shape=str(raw["shape"]),
         class_line=str(raw["class_line"]),
         class_where=spec.where("counters", "class_line"),
-        corners=tuple(corners),
-        corners_note=_text(raw, "corners_note", where, required=False),
-        reverse=reverse,
-        markers=tuple(markers),
-        wind=wind,
+        corners=corners,
+        corners_note=str(raw.get("corners_note", "")),
+        reverse=(str(reverse["label"]), str(reverse["note"])) if reverse else None,
+        markers=tuple(
+            Marker(str(item["label"]), int(item["count"]), str(item["note"]))
+            for item in raw.get("markers", ())
+        ),
+        wind=str(wind["note"]) if wind else None,
         tracks=tuple(tracks),
-        where=where,
+        where=spec.where("counters"),
     )

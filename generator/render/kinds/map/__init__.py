@@ -9,7 +9,7 @@ shrunk, as its map overview.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -33,9 +33,12 @@ from generator.render.kinds.map.tiles import (
     window,
 )
 from generator.render.paper import get_paper
+from generator.render.specs import section
 from generator.render.words import house_tables_line
 from generator.ruleset import contract
-from generator.rulesets import SpecError, ruleset_ids, serving, sheet_section
+from generator.ruleset.model import Scenario
+from generator.rulesets import ruleset_ids, serving
+from generator.schema.nodes import Choice, Items, Record, opt
 
 TITLE_SIZES = (13.0, 12.0, 11.0, 10.0, 9.0)
 
@@ -46,27 +49,39 @@ def has_map(ruleset: str) -> bool:
 
 
 @cache
+def _house_ids(ruleset: str) -> Callable[[Rules], tuple[str, ...]]:
+    def ids(rules: Rules) -> tuple[str, ...]:
+        tables = rules.rulesets[ruleset].tables.values() if ruleset in rules.rulesets else ()
+        return tuple(table.id for table in tables if table.house)
+
+    return ids
+
+
+@cache
+def section_schema(ruleset: str) -> Record:
+    """Return the shape of `ruleset`'s map section: the house tables it names are the
+    ruleset's."""
+    house = Choice(_house_ids(ruleset), what=f"{ruleset} house table", docs="a house table's id")
+    return Record(
+        {
+            "house_tables": opt(
+                Items(house, noun=("table", "tables")),
+                "the house tables the map is drawn from: those a scenario rolled on are named",
+            )
+        },
+        what="a map section",
+    )
+
+
+@cache
 def map_house_tables(ruleset: str) -> tuple[str, ...]:
     """Return the house tables the map of `ruleset` is drawn from (its layout, the wind),
     as its spec's ``map`` section lists them: those a scenario rolled on are named on the
     map itself, where its players read it."""
-    raw, spec = sheet_section(ruleset, "map")
-    listed = raw.get("house_tables", [])
-    if (
-        set(raw) - {"house_tables"}
-        or not isinstance(listed, list)
-        or not all(isinstance(t, str) and t.startswith(f"{ruleset}.") for t in listed)
-    ):
-        raise SpecError(
-            f"{spec.where('map')}: a map section may have house_tables, the ids of the "
-            f"{ruleset} house tables the map is drawn from"
-        )
-    return tuple(listed)
+    return tuple(section(ruleset, "map")[0].get("house_tables", ()))
 
 
-def context(
-    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
-) -> dict[str, Any]:
+def context(rules: Rules, data: Scenario | None, paper: str, ruleset: str | None) -> dict[str, Any]:
     if data is None:
         raise InputError("the map is a scenario's: give --seed or --from")
     found = str(data.get("ruleset", ruleset))

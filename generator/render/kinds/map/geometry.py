@@ -25,6 +25,7 @@ from generator.render.kinds.map.shapes import rect as _rect
 from generator.render.kinds.map.shapes import text as _text
 from generator.render.kinds.map.styles import TERRAIN
 from generator.render.paper import get_paper
+from generator.ruleset.model import Map, Side
 
 MARGIN_MM = 5.0  # around the map, on the canvas: edge labels, the exit edge
 PLAN_SCALES = (10, 12.5, 15, 20, 25, 30, 40, 50, 75, 100)
@@ -157,7 +158,7 @@ def _cells(grid: Mapping[str, Any], legend: Mapping[str, Any]) -> dict[tuple[int
     }
 
 
-def grid_canvas(grid: Mapping[str, Any], sides: Sequence[Mapping[str, Any]]) -> Canvas:
+def grid_canvas(grid: Map, sides: Sequence[Side]) -> Canvas:
     """Draw a square grid map at SQUARE_MM a square."""
     s, m = SQUARE_MM, MARGIN_MM
     cols, rows = int(grid["width"]), int(grid["height"])
@@ -255,7 +256,7 @@ def hex_neighbours(col: int, row: int) -> list[tuple[int, int]]:
     ]
 
 
-def hex_canvas(grid: Mapping[str, Any], sides: Sequence[Mapping[str, Any]], units: str) -> Canvas:
+def hex_canvas(grid: Map, sides: Sequence[Mapping[str, Any]], units: str) -> Canvas:
     """Draw a flat-topped odd-q hex map at HEX_MM across the flats."""
     f, m = HEX_MM, MARGIN_MM
     r = f / math.sqrt(3)
@@ -268,9 +269,10 @@ def hex_canvas(grid: Mapping[str, Any], sides: Sequence[Mapping[str, Any]], unit
     starts = grid.get("start") or {}
     placed: list[dict[str, Any]] = []
     for side_index, side in enumerate(sides):
-        spots = starts.get(str(side_index), starts.get(side_index)) or []
-        for ship, spot in zip(side.get(units, []), spots, strict=False):
-            col, row = int(spot[0]), int(spot[1])
+        # keyed by the side's index as text: the schema takes no other key
+        spots = starts.get(str(side_index)) or []
+        for ship, where in zip(side.get(units, []), spots, strict=False):
+            col, row = int(where[0]), int(where[1])
             placed.append(
                 {"side": side_index, "cell": (col, row), "name": str(ship.get("name", ""))}
             )

@@ -35,6 +35,7 @@ from generator.render.kinds.quick_reference.tables import (
 )
 from generator.render.pagenumbers import CSS_PAGE_LABEL
 from generator.render.words import table_title, table_titles
+from generator.ruleset.model import SheetData
 
 # a rules text up to this many characters is kept whole in one column (a longer one may go
 # on in the next column rather than leave a gap the height of a column)
@@ -43,7 +44,7 @@ SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)+)\s*[–-]\s")
 
 
 def context(
-    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
+    rules: Rules, data: SheetData | None, paper: str, ruleset: str | None
 ) -> dict[str, Any]:
     """Return the sheet's sections of play and its runs of blocks, one block per table."""
     assert ruleset is not None  # render_sheet settles the ruleset before asking

@@ -10,7 +10,22 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from generator.rulesets import SpecError, sheet_section
+from generator.render.specs import section, table_key
+from generator.schema.context import NAME_LENGTH, Ctx
+from generator.schema.nodes import (
+    Check,
+    Flag,
+    Items,
+    Number,
+    OneOf,
+    Record,
+    Text,
+    Whole,
+    opt,
+    req,
+)
+from generator.schema.nodes import Mapping as Keyed
+from generator.yamlfile import KeyPath
 
 # the body sizes a spec may ask for, in pt (nothing on paper under 7 pt), and the size of
 # a spec that does not say
@@ -98,94 +113,129 @@ class Layout:
         return COLUMN_CHARS * MIN_FONT_PT / self.font_size
 
 
-def _names(raw: Any, where: str) -> tuple[str, ...]:
-    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
-        raise SpecError(f"{where}: expected a list of names")
-    return tuple(raw)
+def _odds_modifier(ruleset: str) -> Check:
+    """The rule that an ``odds_by`` names a modifier of a modifiers table of `ruleset`."""
+
+    def run(ctx: Ctx, data: dict[str, Any], path: KeyPath) -> None:
+        table, _, modifier = str(data["modifier"]).partition(".")
+        tables = ctx.rules.rulesets[ruleset].tables
+        if not table or not modifier:
+            ctx.fail((*path, "modifier"), "expected 'modifiers-table.modifier-id'")
+        elif table not in tables or tables[table].kind != "modifiers":
+            ctx.fail((*path, "modifier"), f"'{table}' is not a modifiers table of {ruleset}")
+        elif modifier not in (mod.id for mod in tables[table].modifiers):
+            ctx.fail((*path, "modifier"), f"{ruleset}.{table} has no modifier '{modifier}'")
+
+    return Check("`modifier` names a modifier of a modifiers table", run, ("modifier",))
+
+
+@cache
+def section_schema(ruleset: str) -> Record:
+    """Return the shape of `ruleset`'s quick-reference section (the tables it names are
+    the ruleset's)."""
+    table = table_key(ruleset)
+    tables = Items(table, minimum=1, noun=("table", "tables"))
+    names = Items(Text(NAME_LENGTH), minimum=1, noun=("field", "fields"))
+    odds_by = Record(
+        {
+            "modifier": req(Text(NAME_LENGTH), "'modifiers-table.modifier-id', a whole number"),
+            "heading": req(Text(NAME_LENGTH), "the word over each column, before the value"),
+            "values": req(
+                OneOf(
+                    (
+                        Items(Whole(), minimum=1, noun=("value", "values")),
+                        Record(
+                            {
+                                "table": req(table, "the table whose cells give the values"),
+                                "field": req(Text(NAME_LENGTH), "the field of its cells"),
+                                "plus": opt(tables, "tables whose largest effect raises it"),
+                            },
+                            what="a mapping of table, field and plus",
+                        ),
+                    )
+                ),
+                "the modifier's values, or where the rules give them",
+            ),
+        },
+        (_odds_modifier(ruleset),),
+        what="a mapping of modifier, heading and values",
+    )
+    return Record(
+        {
+            "font_size": opt(
+                Number(MIN_FONT_PT, MAX_FONT_PT, why="pt"),
+                f"the body's size in pt (else {DEFAULT_FONT_PT:g})",
+            ),
+            "sections": req(
+                Items(
+                    Record(
+                        {
+                            "title": req(Text(NAME_LENGTH), "its heading"),
+                            "tables": req(tables, "in printed order"),
+                            "gm": opt(Flag(), "on the Notes for the GM instead"),
+                        },
+                        what="a mapping of title, tables and gm",
+                    ),
+                    minimum=1,
+                    noun=("section", "sections"),
+                ),
+                "every table of the ruleset exactly once, in play order",
+            ),
+            "columns": opt(
+                Keyed(names, keys=table),
+                "by table, the fields of its cells printed as columns ('field=heading')",
+            ),
+            "odds_columns": opt(
+                Keyed(
+                    Items(
+                        Record(
+                            {"head": req(Text(NAME_LENGTH)), "field": req(Text(NAME_LENGTH))},
+                            what="a mapping of head and field",
+                        ),
+                        minimum=1,
+                        noun=("column", "columns"),
+                    ),
+                    keys=table,
+                ),
+                "by table, extra columns: the chance that a row's cell has the field set",
+            ),
+            "odds_by": opt(
+                Keyed(odds_by, keys=table), "by table, its odds per value of one modifier"
+            ),
+        },
+        what="a quick-reference section",
+    )
 
 
 @cache
 def layout_of(ruleset: str) -> Layout:
     """Return the quick-reference section of `ruleset`'s spec, checked."""
-    raw, spec = sheet_section(ruleset, "quick-reference")
-    keys = {"sections", "columns", "odds_columns", "odds_by", "font_size"}
-    if set(raw) - keys or not raw.get("sections"):
-        raise SpecError(
-            f"{spec.where('quick-reference')}: a quick reference has sections, and may have "
-            "columns, odds_columns, odds_by and font_size"
-        )
-    sections = []
-    for i, section in enumerate(raw["sections"]):
-        where = spec.where("quick-reference", "sections", i)
-        if (
-            not isinstance(section, dict)
-            or not {"title", "tables"} <= set(section) <= {"title", "tables", "gm"}
-            or not isinstance(section.get("gm", False), bool)
-        ):
-            raise SpecError(f"{where}: a section has a title and tables, and may say gm: true")
-        sections.append(
-            Section(
-                str(section["title"]),
-                _names(section["tables"], where),
-                gm=bool(section.get("gm", False)),
-            )
-        )
-    columns = {
-        key: _names(names, spec.where("quick-reference", "columns", key))
-        for key, names in (raw.get("columns") or {}).items()
-    }
-    odds: dict[str, tuple[tuple[str, str], ...]] = {}
-    for key, entries in (raw.get("odds_columns") or {}).items():
-        where = spec.where("quick-reference", "odds_columns", key)
-        if not isinstance(entries, list) or not all(
-            isinstance(e, dict) and set(e) == {"head", "field"} for e in entries
-        ):
-            raise SpecError(f"{where}: expected a list of {{head, field}}")
-        odds[key] = tuple((str(e["head"]), str(e["field"])) for e in entries)
-    odds_by = {
-        key: _odds_by(entry, spec.where("quick-reference", "odds_by", key))
-        for key, entry in (raw.get("odds_by") or {}).items()
-    }
-    size = raw.get("font_size", DEFAULT_FONT_PT)
-    if (
-        not isinstance(size, int | float)
-        or isinstance(size, bool)
-        or not MIN_FONT_PT <= size <= MAX_FONT_PT
-    ):
-        raise SpecError(
-            f"{spec.where('quick-reference', 'font_size')}: font_size: expected a size in pt "
-            f"from {MIN_FONT_PT:g} to {MAX_FONT_PT:g}"
-        )
-    return Layout(tuple(sections), columns, odds, odds_by, float(size))
+    raw, _ = section(ruleset, "quick-reference")
+    return Layout(
+        tuple(
+            Section(str(entry["title"]), tuple(entry["tables"]), gm=bool(entry.get("gm", False)))
+            for entry in raw["sections"]
+        ),
+        {key: tuple(names) for key, names in raw.get("columns", {}).items()},
+        {
+            key: tuple((str(e["head"]), str(e["field"])) for e in entries)
+            for key, entries in raw.get("odds_columns", {}).items()
+        },
+        {key: _odds_by(entry) for key, entry in raw.get("odds_by", {}).items()},
+        float(raw.get("font_size", DEFAULT_FONT_PT)),
+    )
 
 
-def _odds_by(raw: Any, where: str) -> OddsBy:
-    """Return one entry of a spec's ``odds_by``, checked."""
-    if not isinstance(raw, dict) or set(raw) != {"modifier", "heading", "values"}:
-        raise SpecError(f"{where}: expected modifier, heading and values")
-    table, dot, modifier = str(raw["modifier"]).partition(".")
-    if not dot or not table or not modifier:
-        raise SpecError(f"{where}: modifier: expected 'modifiers-table.modifier-id'")
-    values = raw["values"]
-    heading = str(raw["heading"])
+def _odds_by(raw: Mapping[str, Any]) -> OddsBy:
+    """Return one entry of a spec's ``odds_by`` (checked), read."""
+    table, _, modifier = str(raw["modifier"]).partition(".")
+    values, heading = raw["values"], str(raw["heading"])
     if isinstance(values, list):
-        if not values or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            raise SpecError(f"{where}: values: expected a list of whole numbers")
         return OddsBy((table, modifier), heading, values=tuple(values))
-    if not isinstance(values, dict) or not {"table", "field"} <= set(values) <= {
-        "table",
-        "field",
-        "plus",
-    }:
-        raise SpecError(
-            f"{where}: values: expected a list of whole numbers, or table, field and "
-            "optionally plus"
-        )
-    plus = _names(values.get("plus") or [], f"{where}: values: plus")
     return OddsBy(
         (table, modifier),
         heading,
         field_name=str(values["field"]),
         source=str(values["table"]),
-        plus=plus,
+        plus=tuple(values.get("plus", ())),
     )

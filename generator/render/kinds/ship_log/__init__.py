@@ -32,7 +32,7 @@ from typing import Any
 
 from generator.errors import QuartermasterError
 from generator.loading import Rules
-from generator.render import expressions
+from generator.render import expressions, specs
 from generator.render.draw import Box, Drawing, Fitted, fit, wrap
 from generator.render.kinds.ship_log.body import Columns, card_body, track_label_width, turn_log
 from generator.render.kinds.ship_log.items import (
@@ -56,7 +56,10 @@ from generator.render.sheets import page_boxes
 from generator.render.words import house_tables_line
 from generator.ruleset import contract
 from generator.ruleset.logcard import Log, LogCard, Tracks, slug
-from generator.rulesets import SpecError, sheet_section
+from generator.ruleset.model import Scenario, Ship, Side
+from generator.rulesets import SpecError
+from generator.schema.nodes import Choice, Number, Record, Whole, opt, req
+from generator.schema.nodes import Items as ListOf
 
 LABEL_CAP_MM = 44.0  # a label column never takes more than this; longer labels wrap
 
@@ -98,38 +101,49 @@ class LogLayout:
         return int(text)
 
 
-WIDTHS = {"label", "right", "check", "group_label", "blank_label"}
-KEYS = {"layout", "blank_logs", "turn_log", "widths", "turns"}
+@cache
+def section_schema(ruleset: str) -> Record:
+    """Return the shape of a ship-log section (the same for every ruleset)."""
+    width = Number(0, None, why="mm")
+    return Record(
+        {
+            "layout": req(Choice(("half", "full"), what="layout"), "half: two logs side by side"),
+            "blank_logs": req(Whole(1, None), "logs on a blank page"),
+            "turn_log": req(
+                ListOf(Whole(1, None), minimum=2, maximum=2, noun=("number", "numbers")),
+                "[rows, columns]: the turn log's fewest rows (spare height adds more)",
+            ),
+            "widths": req(
+                Record(
+                    {
+                        "label": req(width, "the label column of the rows of boxes"),
+                        "right": req(width, "the right-hand column of a pair row"),
+                        "check": req(width, "one labelled check box, in columns"),
+                        "group_label": opt(width, "the label column of a group of rows"),
+                        "blank_label": opt(width, "added to label on a blank log"),
+                    },
+                    what="a mapping of label, right, check, group_label and blank_label",
+                ),
+                "the least each column takes, in mm",
+            ),
+            "turns": opt(specs.TEMPLATE, "the most turns a game lasts (Jinja)"),
+        },
+        what="a ship-log section",
+    )
 
 
 @cache
 def layout_of(ruleset: str) -> LogLayout:
     """Return the ship-log section of `ruleset`'s spec, checked."""
-    raw, spec = sheet_section(ruleset, "ship-log")
-    where = spec.where("ship-log")
-    widths = raw.get("widths")
-    turn_log = raw.get("turn_log")
-    if (
-        not {"layout", "blank_logs", "turn_log", "widths"} <= set(raw) <= KEYS
-        or not isinstance(raw.get("turns", ""), str)
-        or raw["layout"] not in ("half", "full")
-        or not isinstance(raw["blank_logs"], int)
-        or not (isinstance(turn_log, list) and len(turn_log) == 2)
-        or not isinstance(widths, dict)
-        or not {"label", "right", "check"} <= set(widths) <= WIDTHS
-    ):
-        raise SpecError(
-            f"{where}: a ship-log section has layout (half or full), blank_logs, "
-            f"turn_log [rows, columns], widths ({', '.join(sorted(WIDTHS))}) and may have "
-            "turns (the game's length, a Jinja text)"
-        )
+    raw, spec = specs.section(ruleset, "ship-log")
+    rows, columns = raw["turn_log"]
     return LogLayout(
         layout=raw["layout"],
         blank_logs=raw["blank_logs"],
-        turn_log=(int(turn_log[0]), int(turn_log[1])),
-        **{key: float(value) for key, value in widths.items() if isinstance(value, int | float)},
+        turn_log=(rows, columns),
+        **{key: float(value) for key, value in raw["widths"].items()},
         turns=str(raw.get("turns", "")),
-        where=spec.where("ship-log", "turns") if "turns" in raw else where,
+        where=spec.where("ship-log", "turns"),  # the section's, where it has no turns
     )
 
 
@@ -140,8 +154,8 @@ def ship_log(
     rules: Rules,
     ruleset: str,
     prefix: str,
-    ship: dict[str, Any] | None,
-    side: dict[str, Any] | None,
+    ship: Ship | None,
+    side: Side | None,
     turns: int | None = None,
 ) -> LogCard:
     """Return the log of `ship` of `side` (both None: a blank log): what it holds is the
@@ -263,9 +277,7 @@ def _pages(units: list[float], first: float, other: float) -> list[list[int]]:
     return even if fits else greedy
 
 
-def context(
-    rules: Rules, data: dict[str, Any] | None, paper: str, ruleset: str | None
-) -> dict[str, Any]:
+def context(rules: Rules, data: Scenario | None, paper: str, ruleset: str | None) -> dict[str, Any]:
     assert ruleset is not None
     spec = layout_of(ruleset)
     left, top, right, bottom = page_boxes("ship-log", paper)["art"]
@@ -283,16 +295,16 @@ def context(
         sides.append({"name": None, "navy": "", "logs": logs})
     else:
         used: set[str] = set()
-        for index, side in enumerate(data.get("sides", [])):
-            name = str(side.get("name") or f"Side {index + 1}")
+        for index, given in enumerate(data.get("sides", [])):
+            name = str(given.get("name") or f"Side {index + 1}")
             prefix = slug(name)
             if prefix in used:
                 prefix = f"{prefix}_{index + 1}"
             used.add(prefix)
-            navy = str(side.get("navy", ""))
+            navy = str(given.get("navy", ""))
             logs = [
-                ship_log(rules, ruleset, f"{prefix}_{i + 1}", ship, side, turns)
-                for i, ship in enumerate(side.get("ships", []))
+                ship_log(rules, ruleset, f"{prefix}_{i + 1}", ship, given, turns)
+                for i, ship in enumerate(given.get("ships", []))
             ]
             navy_title = str(navies[navy]["title"]) if navy in navies else navy.capitalize()
             sides.append({"name": name, "navy": navy_title, "logs": logs})

@@ -1,0 +1,21 @@
+"""The tables the high-seas resolvers read."""
+
+from __future__ import annotations
+
+RANGE = "high-seas.range"
+CAPTAINS = "high-seas.captains"
+TACTICS = "high-seas.tactics"
+WET_SAILS = "high-seas.wet-sails"
+HARD_TURN = "high-seas.hard-turn"
+BRILLIANT = "high-seas.brilliant-maneuver"
+GUNS_BEAR = "high-seas.guns-bear"
+CANNON_FIRE = "high-seas.cannon-fire"
+CANNON_HIT = "high-seas.cannon-hit"
+CANNON_MODS = "high-seas.cannon-modifiers"
+CANNON_RESULTS = "high-seas.cannon-results"
+DAMAGE = "high-seas.damage"
+GRAPPLING = "high-seas.grappling"
+GRAPPLE = "high-seas.grapple"
+CREWS = "high-seas.crews"
+BOARDING = "high-seas.boarding"
+BOARDING_NOTES = "high-seas.boarding-notes"
