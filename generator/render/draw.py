@@ -245,6 +245,10 @@ class Drawing:
         """Return a distance from the top edge, in mm, as ReportLab's y (from the bottom)."""
         return (self.size_mm[1] - mm) * MM
 
+    def rect(self, x: float, y: float, w: float, h: float, *, stroke: int, fill: int) -> None:
+        """Draw the rectangle whose top-left corner is (x, y), `w` by `h`, all in mm."""
+        self.canvas.rect(self.x(x), self.y(y + h), w * MM, h * MM, stroke=stroke, fill=fill)
+
     def text_field(
         self,
         name: str,

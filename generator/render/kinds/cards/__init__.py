@@ -32,7 +32,7 @@ from reportlab.lib.colors import HexColor
 from generator.errors import InputError, QuartermasterError
 from generator.loading import Rules
 from generator.lookup import cell_text
-from generator.render.draw import MM, Box, Drawing, Fitted, fit, write
+from generator.render.draw import Box, Drawing, Fitted, fit, write
 from generator.render.kinds.cards.faces import BLEED_MM, CARD_MM, colour_of, draw_back, draw_face
 from generator.render.pagenumbers import page_label
 from generator.render.paper import get_paper
@@ -468,17 +468,9 @@ def _cut_lines(drawing: Drawing, g: dict[str, Any]) -> None:
 
 
 def _crop_marks(drawing: Drawing, g: dict[str, Any]) -> None:
-    canvas = drawing.canvas
-    canvas.setFillColor(colour_of(drawing, "ink"))
+    drawing.canvas.setFillColor(colour_of(drawing, "ink"))
     for mark in g["marks"]:
-        canvas.rect(
-            drawing.x(mark["x"]),
-            drawing.y(mark["y"] + mark["h"]),
-            mark["w"] * MM,
-            mark["h"] * MM,
-            stroke=0,
-            fill=1,
-        )
+        drawing.rect(mark["x"], mark["y"], mark["w"], mark["h"], stroke=0, fill=1)
 
 
 HOW_TO_PRINT = "print double-sided, flip on the long edge"

@@ -103,7 +103,7 @@ def _action_face(
     inner = w - 2 * PAD_MM
     # the band: the deck's name
     canvas.setFillColor(colour_of(drawing, "tint"))
-    canvas.rect(drawing.x(x), drawing.y(y + 9), w * MM, 9 * MM, stroke=0, fill=1)
+    drawing.rect(x, y, w, 9, stroke=0, fill=1)
     canvas.setStrokeColor(colour_of(drawing, "accent"))
     canvas.setLineWidth(0.8)
     canvas.line(drawing.x(x), drawing.y(y + 9), drawing.x(x + w), drawing.y(y + 9))
@@ -141,10 +141,7 @@ def _action_face(
     for index, (label, value, height) in enumerate(rows):
         if index % 2 == 0:
             canvas.setFillColor(colour_of(drawing, "tint"))
-            canvas.rect(
-                drawing.x(x + PAD_MM), drawing.y(top + height), inner * MM, height * MM,
-                stroke=0, fill=1,
-            )  # fmt: skip
+            drawing.rect(x + PAD_MM, top, inner, height, stroke=0, fill=1)
         write(drawing, label, x + PAD_MM + 1, top + 0.6, label_w - 1)
         write(drawing, value, x + PAD_MM + label_w, top + 0.6, value_w + 1, align="right")
         top += height

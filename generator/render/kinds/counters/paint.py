@@ -155,17 +155,9 @@ def _block(drawing: Drawing, context: Mapping[str, Any], block: PieceBlock) -> N
 
 
 def _crop_marks(drawing: Drawing, marks: Sequence[Crop]) -> None:
-    canvas = drawing.canvas
-    canvas.setFillColor(_colour(drawing, "ink"))
+    drawing.canvas.setFillColor(_colour(drawing, "ink"))
     for mark in marks:
-        canvas.rect(
-            drawing.x(mark.x),
-            drawing.y(mark.y + mark.h),
-            mark.w * MM,
-            mark.h * MM,
-            stroke=0,
-            fill=1,
-        )
+        drawing.rect(mark.x, mark.y, mark.w, mark.h, stroke=0, fill=1)
 
 
 def _path(drawing: Drawing, points: Sequence[tuple[float, float]], x: float, y: float) -> Any:
@@ -415,10 +407,10 @@ def _marker(drawing: Drawing, piece: MarkerPiece, x: float, y: float) -> None:
     ink, paper = _colour(drawing, "ink"), _colour(drawing, "paper")
     track = isinstance(piece, TrackMarker)
     canvas.setFillColor(ink if track else paper)
-    canvas.rect(drawing.x(x), drawing.y(y + size), size * MM, size * MM, stroke=0, fill=1)
+    drawing.rect(x, y, size, size, stroke=0, fill=1)
     canvas.setStrokeColor(_cut_colour(drawing))
     canvas.setLineWidth(CUT_LINE_PT)
-    canvas.rect(drawing.x(x), drawing.y(y + size), size * MM, size * MM, stroke=1, fill=0)
+    drawing.rect(x, y, size, size, stroke=1, fill=0)
     if isinstance(piece, StateMarker):
         canvas.setStrokeColor(_colour(drawing, "red"))
         canvas.setLineWidth(1.2)

@@ -368,7 +368,7 @@ def draw_header(
     for cell in head.cells:
         x, y = rx + cell.x, top + cell.y
         canvas.setFillColor(_colour(drawing.colours["ink" if cell.here else "paper"]))
-        canvas.rect(drawing.x(x), drawing.y(y + ch), cw * MM, ch * MM, stroke=1, fill=1)
+        drawing.rect(x, y, cw, ch, stroke=1, fill=1)
         if cell.label:
             font = "sans-bold" if cell.here else "sans"
             canvas.setFillColor(_colour(drawing.colours["paper" if cell.here else "ink"]))

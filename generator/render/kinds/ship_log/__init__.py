@@ -42,11 +42,10 @@ from generator.render.kinds.ship_log.items import (
     LOG_HEAD_MM,
     LOG_ROW_MM,
     PAD_MM,
-    CrossBox,
+    FieldBox,
     Frame,
     Item,
     Items,
-    WriteBox,
     line_mm,
     width_mm,
 )
@@ -194,9 +193,7 @@ def _place(laid: _Laid, x: float, y: float, width: float, height: float, rows: i
     # each box's and write-in's tooltip, kept by its name (`Log.field`)
     tips = laid.card.tips
     items += [
-        dataclasses.replace(item, tip=tips[item.field])
-        if isinstance(item, CrossBox | WriteBox)
-        else item
+        dataclasses.replace(item, tip=tips[item.field]) if isinstance(item, FieldBox) else item
         for item in laid.body.shifted(x + PAD_MM, y + PAD_MM)
     ]
     log = Items()

@@ -72,8 +72,8 @@ class Text(Placed):
 
 
 @dataclass(frozen=True)
-class CrossBox(Placed):
-    """A box to cross off (a check box field when fillable); `field` names it in the log."""
+class FieldBox(Placed):
+    """A box the player marks, a form field when fillable; `field` names it in the log."""
 
     w: float
     h: float
@@ -82,13 +82,13 @@ class CrossBox(Placed):
 
 
 @dataclass(frozen=True)
-class WriteBox(Placed):
-    """A box to write in (a text field when fillable); `field` names it in the log."""
+class CrossBox(FieldBox):
+    """A box to cross off (a check box field when fillable)."""
 
-    w: float
-    h: float
-    field: str
-    tip: str = ""  # its tooltip, set once the log is placed (`LogCard.tips`)
+
+@dataclass(frozen=True)
+class WriteBox(FieldBox):
+    """A box to write in (a text field when fillable)."""
 
 
 @dataclass(frozen=True)

@@ -203,7 +203,7 @@ def _band(drawing: Drawing, canvas: Any, item: Band, colours: Mapping[str, Any])
     x, y, w, h = item.x, item.y, item.w, item.h
     if not drawing.mono:
         canvas.setFillColor(colours["tint"])
-        canvas.rect(drawing.x(x), drawing.y(y + h), w * MM, h * MM, stroke=0, fill=1)
+        drawing.rect(x, y, w, h, stroke=0, fill=1)
         return
     canvas.setStrokeColor(colours["ink"])
     if item.head:
@@ -211,4 +211,4 @@ def _band(drawing: Drawing, canvas: Any, item: Band, colours: Mapping[str, Any])
         canvas.line(drawing.x(x), drawing.y(y + h), drawing.x(x + w), drawing.y(y + h))
     else:
         canvas.setLineWidth(RULE_PT)
-        canvas.rect(drawing.x(x), drawing.y(y + h), w * MM, h * MM, stroke=1, fill=0)
+        drawing.rect(x, y, w, h, stroke=1, fill=0)
