@@ -38,6 +38,7 @@ def test_a_sheet_settles_the_process_once() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+    assert done.stderr == ""  # nothing at exit either (the frozen objects are unfrozen)
 
 
 def test_settling_is_done_once_per_process() -> None:

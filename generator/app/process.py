@@ -13,6 +13,7 @@ workers are forked from a settled process and inherit it.
 
 from __future__ import annotations
 
+import atexit
 import gc
 
 _settled = False
@@ -27,6 +28,10 @@ def settle() -> None:
 
     gc.collect()
     gc.freeze()
+    # at exit the frozen objects go back to the collector, so that they are finalised as
+    # they would have been, while the modules are whole (frozen, WeasyPrint's font
+    # configuration was finalised after its module was torn down: "Exception ignored")
+    atexit.register(gc.unfreeze)
     _settled = True
 
 
