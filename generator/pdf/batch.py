@@ -353,6 +353,8 @@ def _run(
         except BaseException:
             # Ctrl-C (or a failed packet): stop at once. Packets in progress are dropped
             # (their staged files are removed): waiting for them took up to a minute.
+            # The pool's manager thread is kept first: shutdown(wait=False) forgets it.
+            manager = getattr(pool, "_executor_manager_thread", None)
             pool.shutdown(wait=False, cancel_futures=True)
             children = multiprocessing.active_children()
             for child in children:
@@ -361,6 +363,11 @@ def _run(
             # staged file after the parent has cleaned the folder (seen on a loaded machine)
             for child in children:
                 child.join(timeout=30)
+            # and the manager thread once it has closed its wake-up pipe: closing it while
+            # concurrent.futures' exit hook writes to it printed a traceback after our
+            # message (OSError: Bad file descriptor, seen once on a loaded machine)
+            if manager is not None:
+                manager.join(timeout=30)
             raise
 
 
