@@ -23,7 +23,6 @@ from generator.app.inputs import (
     check_ruleset,
     load_rules,
 )
-from generator.app.process import settle
 from generator.app.requests import QUIET, BatchRequest, Listener, PacketRequest, SheetRequest
 from generator.errors import InputError
 from generator.generate import scenario as scenarios
@@ -147,7 +146,6 @@ def _plan_packet(request: PacketRequest, listener: Listener) -> _Planned:
 
 def _lay_out(request: PacketRequest, planned: _Planned, listener: Listener) -> list[PdfFile]:
     """Lay out the packet and its handouts (`listener` told each step)."""
-    settle()
     listener.start()
     scenario = planned.scenario
     made = packet.build_packet(
@@ -283,7 +281,6 @@ def _plan_sheet(request: SheetRequest) -> _Sheet:
 
 
 def _render(request: SheetRequest, planned: _Sheet) -> PdfFile:
-    settle()
     printing = request.printing
     pdf = sheets.render_sheet(
         request.kind,
@@ -376,7 +373,6 @@ def make_batch(request: BatchRequest, listener: Listener = QUIET) -> dict[str, A
     )
     batch.check_batch_options(options, request.jobs)
     batch.check_batch_targets(request.output, options, force=request.force)
-    settle()  # before the workers are forked: they inherit it
     listener.start()
     return batch.run_batch(
         request.output,
