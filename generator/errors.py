@@ -62,6 +62,16 @@ class DataError(InputError):
         super().__init__("\n".join(self.problems))
 
 
+class CheckedProblems(DataError):
+    """An edited scenario, fleet or character failed its schema: every problem as a line
+    (file, line, key path, what), and as its key path (``sides[0].ships[1].ratings.hull``)
+    and what, for a form that shows each beside its field."""
+
+    def __init__(self, problems: Iterable[str], located: Iterable[tuple[str, str]]) -> None:
+        self.located = tuple(located)
+        super().__init__(problems)
+
+
 class OutputError(InputError):
     """A file or folder cannot or may not be written: a folder that cannot be made or
     written, a file in the way, a file we did not write (without --force), a full disk.

@@ -102,11 +102,27 @@ def read_yaml(path: Path) -> YamlDoc:
     if size > MAX_FILE_BYTES:
         raise InputError(f"{path}: refused: {size} bytes is over the {MAX_FILE_BYTES} byte limit")
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        raw = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return parse_yaml(raw, path)
+
+
+def parse_yaml(raw: bytes, path: Path) -> YamlDoc:
+    """Parse `raw`, the bytes of a file named `path` (read from disk, or sent to the web
+    app), as `read_yaml` does; every message names `path`.
+
+    Raises:
+        InputError: too big, not UTF-8, not YAML, or expands too far.
+    """
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError(
+            f"{path}: refused: {len(raw)} bytes is over the {MAX_FILE_BYTES} byte limit"
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
         node = yaml.compose(text, Loader=_SafeLoader)
     except yaml.MarkedYAMLError as exc:

@@ -117,15 +117,21 @@ def _plan_packet(request: PacketRequest, listener: Listener) -> _Planned:
     ruleset = request.ruleset
     if ruleset is not None:
         check_ruleset(rules, ruleset)
-    if request.from_file is not None:
+    if request.from_file is not None or request.scenario is not None:
         if request.seed is not None or request.order.chosen():
             raise InputError(
                 "--from: the scenario is read from the file; no --seed, --ships, --navies or --year"
             )
-        check_input(request.from_file, "--from", SCENARIO_FILE)
-        check_output(request.output, request.force, "pdf", (request.from_file, request.rules_file))
-        # without a RULESET, the file says which it is
-        scenario = scenarios.read_scenario(request.from_file, rules, ruleset)
+        if request.from_file is None:
+            assert request.scenario is not None
+            check_output(request.output, request.force, "pdf", (request.rules_file,))
+            scenario = scenarios.checked_scenario(rules, request.scenario, ruleset)
+        else:
+            check_input(request.from_file, "--from", SCENARIO_FILE)
+            inputs = (request.from_file, request.rules_file)
+            check_output(request.output, request.force, "pdf", inputs)
+            # without a RULESET, the file says which it is
+            scenario = scenarios.read_scenario(request.from_file, rules, ruleset)
         ruleset = str(scenario["ruleset"])
     else:
         ruleset = ruleset or default_ruleset()
@@ -136,7 +142,8 @@ def _plan_packet(request: PacketRequest, listener: Listener) -> _Planned:
     say_uneven(scenario, listener)
     if request.title is not None:
         scenario["title"] = request.title.strip()
-    scenario = told(rules, scenario, rolled=request.from_file is None)
+    rolled = request.from_file is None and request.scenario is None
+    scenario = told(rules, scenario, rolled=rolled)
     printing = request.printing
     name = output_name("packet", ruleset, scenario["seed"], paper, printing.mono, printing.fillable)
     target = request.output or OUTPUT_FOLDER / name

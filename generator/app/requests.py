@@ -10,8 +10,10 @@ words from every front end.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 def fresh_seed() -> int:
@@ -149,12 +151,15 @@ class PacketRequest:
         title: the scenario's title instead of the rolled one.
         handouts: also make one PDF per side with only what its players need.
         output: where to write the packet; None: output/packet-RULESET-SEED[...].pdf.
+        scenario: a scenario already in hand (a game night the web app keeps), checked
+            and printed as `from_file` would be from a file holding it.
     """
 
     ruleset: str | None = None
     seed: int | None = None
     order: OrderOptions = OrderOptions()
     from_file: Path | None = None
+    scenario: Mapping[str, Any] | None = None
     without: str | None = None
     spares: int | None = None
     title: str | None = None

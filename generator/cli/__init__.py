@@ -23,7 +23,7 @@ import click
 import typer
 
 from generator import __version__
-from generator.cli import dice, generate, printing, resolve, tables
+from generator.cli import dice, generate, printing, resolve, tables, web
 from generator.cli.common import NOTES, fail, say_notes
 from generator.errors import DataError, QuartermasterError
 from generator.suggest import unknown
@@ -44,6 +44,7 @@ app.add_typer(dice.commands)
 app.add_typer(resolve.commands)
 app.add_typer(generate.commands)
 app.add_typer(printing.commands)
+app.add_typer(web.commands)
 
 
 def _version(value: bool) -> None:

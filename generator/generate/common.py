@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.dice import roll
-from generator.errors import DataError
+from generator.errors import CheckedProblems
 from generator.loading import Rules, thaw
 from generator.lookup import lookup
 from generator.resolve import ResolveInputError, get_resolver, parse_inputs
@@ -160,16 +160,18 @@ class Checker:
     def __init__(self, doc: YamlDoc) -> None:
         self.doc = doc
         self.problems: list[str] = []
+        self.located: list[tuple[str, str]] = []
 
     def fail(self, path: KeyPath, message: str) -> None:
         line = self.doc.line(path)
         where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
         location = f"{self.doc.path}:{line}" if line else str(self.doc.path)
         self.problems.append(f"{location}: {where or 'top level'}: {message}")
+        self.located.append((where, message))
 
     def raise_if_any(self) -> None:
         if self.problems:
-            raise DataError(self.problems)
+            raise CheckedProblems(self.problems, self.located)
 
 
 def resolution(rules: Rules, resolver_id: str, **inputs: Any) -> Any | None:

@@ -7,6 +7,7 @@ it is checked before use and refused with the file, the key path and what was wr
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Mapping
@@ -24,7 +25,7 @@ from generator.loading import Rules
 from generator.ruleset.model import Balance, Force, Scenario, Side, side_of, units_of
 from generator.schema import check_force, check_scenario
 from generator.suggest import unknown
-from generator.yamlfile import read_yaml
+from generator.yamlfile import YamlDoc, read_yaml
 
 BALANCE_TOLERANCE = 0.10
 MAX_BALANCE_ATTEMPTS = 200
@@ -462,7 +463,19 @@ def read_generated(
         InputError: a file of another kind (a fleet, a house-rules file ...), in one line.
         DataError: every problem, each with the file, line, key path and what is allowed.
     """
-    doc = read_yaml(path)
+    return checked_generated(read_yaml(path), rules, kinds, ruleset, option)
+
+
+def checked_generated(
+    doc: YamlDoc,
+    rules: Rules,
+    kinds: tuple[str, ...],
+    ruleset: str | None = None,
+    option: str = "--from",
+) -> tuple[str, Scenario | Force]:
+    """Check `doc`, a file read or sent (`generator.yamlfile.parse_yaml`), as
+    `read_generated` checks a file on disk."""
+    path = doc.path
     kind = identify(doc.data, sorted(rules.rulesets))[0]
     wanted = kind if kind in kinds else kinds[0]
     expect_kind(path, doc.data, rules, wanted, ruleset, option)
@@ -471,6 +484,23 @@ def read_generated(
     checker.raise_if_any()
     data: Scenario | Force = doc.data  # what the scenario or fleet schema passed
     return wanted, data
+
+
+def checked_scenario(
+    rules: Rules, data: Any, ruleset: str | None = None, name: str = "scenario"
+) -> Scenario:
+    """Check a scenario in hand (sent to the web app, or kept by it) as a scenario file is
+    checked, and return a copy of it; messages name it `name` where a file's would name the
+    file and line.
+
+    Raises:
+        InputError: not a scenario (a fleet ...), in one line.
+        CheckedProblems: every problem, each with its key path and what is allowed.
+    """
+    doc = YamlDoc(Path(name), copy.deepcopy(data))
+    found = checked_generated(doc, rules, ("scenario",), ruleset)[1]
+    assert "sides" in found  # checked as a scenario
+    return found
 
 
 def read_scenario(

@@ -1,0 +1,205 @@
+"""Where the web app keeps a user's game nights: one SQLite database in the data folder.
+
+The folder is ``$QM_DATA_DIR``, else ``$XDG_DATA_HOME/quartermaster``, else
+``~/.local/share/quartermaster``. The database says its schema version
+(``PRAGMA user_version``); opening an older one runs the migrations from its version up,
+each in one transaction, so a user's saved games are kept across upgrades, and a database
+from a newer Quartermaster is refused rather than changed.
+
+Every write is one transaction (`Store.transaction`): a write refused or interrupted leaves
+the stored data as it was. The database runs in WAL mode, so a page being read never waits
+on a write.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import InputError, OutputError
+
+DATABASE = "quartermaster.sqlite3"
+
+# each migration takes the database from the version before it to its own (index + 1)
+MIGRATIONS: tuple[str, ...] = (
+    # 1: game nights (scenarios), kept as the JSON `quartermaster scenario --json` prints
+    """
+    CREATE TABLE scenarios (
+        id INTEGER PRIMARY KEY,
+        ruleset TEXT NOT NULL,
+        title TEXT NOT NULL,
+        seed INTEGER,
+        data TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 1,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def data_dir() -> Path:
+    """Return the user's data folder (not made here)."""
+    chosen = os.environ.get("QM_DATA_DIR")
+    if chosen:
+        return Path(chosen).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "quartermaster"
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A saved game night: its scenario and what the list of them shows."""
+
+    id: int
+    ruleset: str
+    title: str
+    seed: int | None
+    scenario: dict[str, Any]
+    version: int
+    updated: float
+
+
+class Store:
+    """The database of saved game nights in `folder` (made if missing)."""
+
+    def __init__(self, folder: Path) -> None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"{folder}: cannot make the data folder: {exc.strerror}") from None
+        self.path = folder / DATABASE
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=10
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise InputError(f"{self.path}: not a Quartermaster database ({exc})") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Run the writes in the block as one transaction: all of them or none."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        found = self.version()
+        if found > SCHEMA_VERSION:
+            raise InputError(
+                f"{self.path}: made by a newer Quartermaster (schema {found}, this one "
+                f"knows {SCHEMA_VERSION}): upgrade Quartermaster to open it"
+            )
+        for number in range(found + 1, SCHEMA_VERSION + 1):
+            with self.transaction() as db:
+                for statement in MIGRATIONS[number - 1].split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number}")
+
+    # --- scenarios --------------------------------------------------------------------
+
+    def add_scenario(self, scenario: dict[str, Any]) -> Saved:
+        now = time.time()
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO scenarios (ruleset, title, seed, data, created, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (*_summary(scenario), json.dumps(scenario, ensure_ascii=False), now, now),
+            )
+            number = cursor.lastrowid
+        assert number is not None
+        return self.scenario(number)
+
+    def scenario(self, number: int) -> Saved:
+        """Return saved game night `number`.
+
+        Raises:
+            InputError: there is none of that number.
+        """
+        row = self._db.execute(
+            "SELECT id, ruleset, title, seed, data, version, updated FROM scenarios WHERE id = ?",
+            (number,),
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"game night {number}: there is no such game night")
+        return Saved(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6])
+
+    def scenarios(self) -> list[Saved]:
+        """Return every saved game night, the one changed last first."""
+        rows = self._db.execute(
+            "SELECT id FROM scenarios ORDER BY updated DESC, id DESC"
+        ).fetchall()
+        return [self.scenario(row[0]) for row in rows]
+
+    def replace_scenario(
+        self, number: int, scenario: dict[str, Any], version: int | None = None
+    ) -> Saved:
+        """Store `scenario` as game night `number`; with `version`, only if it is still
+        the stored one (else `Conflict`, and nothing changes)."""
+        with self.transaction() as db:
+            row = db.execute("SELECT version FROM scenarios WHERE id = ?", (number,)).fetchone()
+            if row is None:
+                raise NotFound(f"game night {number}: there is no such game night")
+            if version is not None and row[0] != version:
+                raise Conflict(
+                    f"game night {number} was changed elsewhere (version {row[0]}, "
+                    f"not {version}): reload it"
+                )
+            db.execute(
+                "UPDATE scenarios SET ruleset = ?, title = ?, seed = ?, data = ?, "
+                "version = version + 1, updated = ? WHERE id = ?",
+                (
+                    *_summary(scenario),
+                    json.dumps(scenario, ensure_ascii=False),
+                    time.time(),
+                    number,
+                ),
+            )
+        return self.scenario(number)
+
+    def delete_scenario(self, number: int) -> None:
+        with self.transaction() as db:
+            if db.execute("DELETE FROM scenarios WHERE id = ?", (number,)).rowcount == 0:
+                raise NotFound(f"game night {number}: there is no such game night")
+
+
+class NotFound(InputError):
+    """What was asked for is not stored (HTTP 404)."""
+
+
+class Conflict(InputError):
+    """A write made against a version that is no longer the stored one (HTTP 409)."""
+
+
+def _summary(scenario: dict[str, Any]) -> tuple[str, str, int | None]:
+    seed = scenario.get("seed")
+    return (
+        str(scenario.get("ruleset", "")),
+        str(scenario.get("title") or "Untitled game night"),
+        seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+    )

@@ -1,0 +1,215 @@
+"""The JSON API: the web app's operations for scripts and tests (docs/web.md lists them).
+
+Every route calls the application layer; a refusal answers 4xx with the command line's
+words: ``{"error": "..."}``, and a scenario that fails its schema 422 with
+``{"problems": [{"path", "message"}]}``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from generator.app.requests import OrderOptions, PrintOptions, ScenarioRequest
+from generator.app.rolls import dice_odds, versus_odds
+from generator.app.saved import (
+    PacketOptions,
+    change_game_night,
+    check_number,
+    file_name,
+    game_night_text,
+    new_game_night,
+)
+from generator.app.store import Saved
+from generator.dice.show import odds_json, versus_json
+from generator.errors import InputError
+from generator.web.state import state_of
+
+JSON_TYPES = ("application/json",)
+
+
+async def read_json(request: Request) -> Any:
+    """Return the request's JSON body, or refuse it in one line."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind not in JSON_TYPES:
+        raise InputError("the body must be JSON (Content-Type: application/json)")
+    raw = await request.body()
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"the body is not JSON: {exc}") from None
+
+
+def scenario_json(saved: Saved) -> dict[str, Any]:
+    """Return what the API says of a game night: its number, version and scenario, the
+    scenario as `quartermaster scenario --json` prints it."""
+    return {
+        "id": saved.id,
+        "version": saved.version,
+        "scenario": json.loads(game_night_text(saved, as_yaml=False)),
+    }
+
+
+def _listed(body: dict[str, Any], key: str) -> str | None:
+    """Return a list given in `key` (``[3, 4]``, or one value) as the command line's text."""
+    value = body.get(key)
+    if value is None:
+        return None
+    values = value if isinstance(value, list) else [value]
+    if not values or len(values) > 2:
+        raise InputError(f"{key}: one value, or one for each side (two)")
+    for item in values:
+        if isinstance(item, bool) or not isinstance(item, int | str):
+            raise InputError(f"{key}: {json.dumps(item)} is neither a number nor a word")
+    return ",".join(str(item) for item in values)
+
+
+def order_request(body: Any) -> ScenarioRequest:
+    """Read a scenario order (``{"ruleset", "seed"?, "ships"?, "navies"?, "year"?,
+    "balanced"?}``) into the request `quartermaster scenario` makes of its options."""
+    if not isinstance(body, dict):
+        raise InputError("the body must be a JSON object")
+    known = {"ruleset", "seed", "ships", "navies", "year", "balanced"}
+    unknown = sorted(set(body) - known)
+    if unknown:
+        raise InputError(f"{unknown[0]}: not an option (options: {', '.join(sorted(known))})")
+    ruleset = body.get("ruleset")
+    if not isinstance(ruleset, str) or not ruleset:
+        raise InputError("ruleset: name the ruleset (e.g. tactical)")
+    seed, year = body.get("seed"), body.get("year")
+    for key, value in (("seed", seed), ("year", year)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise InputError(f"{key}: a whole number, not {json.dumps(value)}")
+    balanced = body.get("balanced", True)
+    if not isinstance(balanced, bool):
+        raise InputError("balanced: true or false")
+    order = OrderOptions(_listed(body, "ships"), _listed(body, "navies"), year, balanced)
+    return ScenarioRequest(ruleset=ruleset, seed=seed, order=order)
+
+
+def packet_options(request: Request) -> PacketOptions:
+    """Read a packet's options from the query (``paper=a4|letter``, ``mono=0|1``,
+    ``fillable=0|1``, ``without=map,cards``, ``spares=N``, ``handouts=0|1``)."""
+    query = request.query_params
+
+    def flag(name: str) -> bool:
+        value = query.get(name, "0")
+        if value not in ("0", "1"):
+            raise InputError(f"{name}: 0 or 1, not {value[:20]!r}")
+        return value == "1"
+
+    spares = query.get("spares")
+    if spares is not None and not (spares.isdigit() and len(spares) <= 3):
+        raise InputError(f"spares: a whole number, not {spares[:20]!r}")
+    return PacketOptions(
+        printing=PrintOptions(query.get("paper", "a4"), flag("mono"), flag("fillable")),
+        without=query.get("without") or None,
+        spares=None if spares is None else int(spares),
+        handouts=flag("handouts"),
+    )
+
+
+async def create_scenario(request: Request) -> Response:
+    order = order_request(await read_json(request))
+    store = state_of(request).store
+    saved = await state_of(request).run_quick(lambda: new_game_night(store, order))
+    return JSONResponse(scenario_json(saved), status_code=201)
+
+
+async def get_scenario(request: Request) -> Response:
+    number = check_number(request.path_params["id"], "game night")
+    return JSONResponse(scenario_json(state_of(request).store.scenario(number)))
+
+
+async def put_scenario(request: Request) -> Response:
+    number = check_number(request.path_params["id"], "game night")
+    body = await read_json(request)
+    if not isinstance(body, dict) or "scenario" not in body:
+        raise InputError('the body must be {"scenario": {...}} (and "version", to be safe)')
+    version = body.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise InputError("version: a whole number")
+    store = state_of(request).store
+    saved = await state_of(request).run_quick(
+        lambda: change_game_night(store, number, body["scenario"], version)
+    )
+    return JSONResponse(scenario_json(saved))
+
+
+async def delete_scenario(request: Request) -> Response:
+    number = check_number(request.path_params["id"], "game night")
+    state_of(request).store.delete_scenario(number)
+    return Response(status_code=204)
+
+
+async def packet_pdf(request: Request) -> Response:
+    number = check_number(request.path_params["id"], "game night")
+    saved = state_of(request).store.scenario(number)
+    files = await state_of(request).renderer.packet(saved, packet_options(request))
+    name = files[0].name.name
+    return Response(
+        files[0].pdf,
+        media_type="application/pdf",
+        headers={"content-disposition": f'attachment; filename="{name}"'},
+    )
+
+
+async def page_png(request: Request) -> Response:
+    number = check_number(request.path_params["id"], "game night")
+    page = check_number(request.path_params["page"], "page")
+    width = request.query_params.get("width", "800")
+    if not width.isdigit() or len(width) > 5:
+        raise InputError(f"width: a number of pixels, not {width[:20]!r}")
+    saved = state_of(request).store.scenario(number)
+    png = await state_of(request).renderer.preview(saved, packet_options(request), page, int(width))
+    return Response(png, media_type="image/png", headers={"cache-control": "private, max-age=300"})
+
+
+async def scenario_file(request: Request) -> Response:
+    number = check_number(request.path_params["id"], "game night")
+    saved = state_of(request).store.scenario(number)
+    suffix = request.path_params["suffix"]
+    if suffix not in ("yaml", "json"):
+        raise InputError(f"scenario.{suffix[:20]}: a scenario is offered as .yaml or .json")
+    text = game_night_text(saved, as_yaml=suffix == "yaml")
+    kind = "application/yaml" if suffix == "yaml" else "application/json"
+    return Response(
+        text.encode("utf-8"),
+        media_type=kind,
+        headers={"content-disposition": f'attachment; filename="{file_name(saved, suffix)}"'},
+    )
+
+
+async def odds(request: Request) -> Response:
+    body = await read_json(request)
+    if not isinstance(body, dict) or not isinstance(body.get("expression"), str):
+        raise InputError('the body must be {"expression": "2d6", "vs"?: "2d6"}')
+    vs = body.get("vs")
+    if vs is not None and not isinstance(vs, str):
+        raise InputError("vs: a dice expression")
+    answer = await state_of(request).run_quick(lambda: odds_answer(body["expression"], vs))
+    return JSONResponse(answer)
+
+
+def odds_answer(expression: str, vs: str | None) -> dict[str, Any]:
+    """Return what ``quartermaster odds EXPRESSION [--vs VS] --json`` prints."""
+    found = dice_odds(expression)
+    if vs is None:
+        return odds_json(found.expression, found.chances, found.mean)
+    return versus_json(found.expression, found.chances, vs, versus_odds(vs))
+
+
+ROUTES = [
+    Route("/api/scenarios", create_scenario, methods=["POST"]),
+    Route("/api/scenarios/{id}", get_scenario, methods=["GET"]),
+    Route("/api/scenarios/{id}", put_scenario, methods=["PUT"]),
+    Route("/api/scenarios/{id}", delete_scenario, methods=["DELETE"]),
+    Route("/api/scenarios/{id}/packet.pdf", packet_pdf, methods=["GET"]),
+    Route("/api/scenarios/{id}/pages/{page}.png", page_png, methods=["GET"]),
+    Route("/api/scenarios/{id}/scenario.{suffix}", scenario_file, methods=["GET"]),
+    Route("/api/odds", odds, methods=["POST"]),
+]

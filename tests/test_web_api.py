@@ -1,0 +1,176 @@
+"""The web app's JSON API and its guard, through Starlette's test client: every route,
+its refusals, the key, the size limit, the same-site rule, and a packet byte-identical to
+`quartermaster packet --from` the same scenario."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from generator.app.saved import open_store
+from generator.app.store import DATABASE, SCHEMA_VERSION, Store
+from generator.web.guard import MAX_BODY_BYTES
+from generator.web.server import create_app
+from tests.conftest import run
+
+BASE = "http://127.0.0.1:8765"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(open_store(tmp_path)), base_url=BASE)
+
+
+def made(client: TestClient, **order: Any) -> dict[str, Any]:
+    answer = client.post("/api/scenarios", json={"ruleset": "convoy", "seed": 7, **order})
+    assert answer.status_code == 201, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def test_a_scenario_is_what_the_command_line_prints(
+    client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = made(client, ships=[2, 3])
+    code, out, _ = run(capsys, "scenario", "convoy", "--seed", "7", "--ships", "2,3", "--json")
+    assert code == 0
+    assert body["scenario"] == json.loads(out)
+    again = client.get(f"/api/scenarios/{body['id']}").json()
+    assert again == body
+
+
+def test_a_bad_edit_is_refused_with_its_paths_and_nothing_changes(client: TestClient) -> None:
+    body = made(client)
+    scenario = copy.deepcopy(body["scenario"])
+    unit = scenario["sides"][0]["ships"][0]
+    key = next(k for k, v in unit.get("ratings", unit).items() if isinstance(v, int))
+    (unit.get("ratings", unit))[key] = 999
+    scenario["sides"][1]["name"] = 5
+    answer = client.put(f"/api/scenarios/{body['id']}", json={"scenario": scenario})
+    assert answer.status_code == 422
+    paths = {p["path"] for p in answer.json()["problems"]}
+    assert "sides[1].name" in paths
+    assert any(p.startswith("sides[0].ships[0].") and p.endswith(key) for p in paths)
+    assert client.get(f"/api/scenarios/{body['id']}").json() == body
+
+
+def test_an_edit_is_kept_and_a_stale_version_is_refused(client: TestClient) -> None:
+    body = made(client)
+    scenario = body["scenario"]
+    scenario["title"] = "The Convoy at Dawn"
+    answer = client.put(
+        f"/api/scenarios/{body['id']}", json={"scenario": scenario, "version": body["version"]}
+    )
+    assert answer.status_code == 200
+    assert answer.json()["scenario"]["title"] == "The Convoy at Dawn"
+    stale = client.put(
+        f"/api/scenarios/{body['id']}", json={"scenario": body["scenario"], "version": 1}
+    )
+    assert stale.status_code == 409
+    assert "changed elsewhere" in stale.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("order", "words"),
+    [
+        ({"ruleset": "nelson"}, "nelson"),
+        ({"ruleset": "convoy", "seed": "x"}, "seed: a whole number"),
+        ({"ruleset": "convoy", "ships": [1, 2, 3]}, "ships: one value, or one for each side"),
+        ({"ruleset": "convoy", "colour": "red"}, "colour: not an option"),
+        ({"ruleset": "tactical", "navies": ["british", "atlantean"]}, "atlantean"),
+    ],
+)
+def test_a_bad_order_is_refused_in_the_command_line_s_words(
+    client: TestClient, order: dict[str, Any], words: str
+) -> None:
+    answer = client.post("/api/scenarios", json=order)
+    assert answer.status_code == 400
+    assert words in answer.json()["error"]
+    assert "Traceback" not in answer.text
+    assert client.get("/").text.count('href="/nights/') == 0  # nothing was kept
+
+
+def test_missing_things_and_bad_bodies(client: TestClient) -> None:
+    assert client.get("/api/scenarios/41").status_code == 404
+    assert client.get("/api/scenarios/x1").status_code == 400
+    refused = client.post("/api/scenarios", content=b"ruleset=convoy")
+    assert refused.status_code == 400 and "JSON" in refused.json()["error"]
+    bad = client.post("/api/odds", json={"expression": "2d"})
+    assert bad.status_code == 400 and bad.json()["error"]
+
+
+def test_odds_are_what_the_command_line_prints(
+    client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = client.post("/api/odds", json={"expression": "2d6+1", "vs": "2d6"})
+    code, out, _ = run(capsys, "odds", "2d6+1", "--vs", "2d6", "--json")
+    assert code == 0 and answer.json() == json.loads(out)
+
+
+def test_the_packet_is_the_command_line_s_bytes_and_its_pages_preview(
+    client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = made(client)
+    number = body["id"]
+    scenario_file = tmp_path / "night.yaml"
+    download = client.get(f"/api/scenarios/{number}/scenario.yaml")
+    assert download.status_code == 200
+    scenario_file.write_bytes(download.content)
+    target = tmp_path / "cli.pdf"
+    code, _, err = run(
+        capsys, "packet", "--from", str(scenario_file), "--paper", "letter", "--mono",
+        "-o", str(target),
+    )  # fmt: skip
+    assert code == 0, err
+    packet = client.get(f"/api/scenarios/{number}/packet.pdf?paper=letter&mono=1&fillable=0")
+    assert packet.status_code == 200
+    assert packet.headers["content-type"] == "application/pdf"
+    assert packet.content == target.read_bytes()
+    page = client.get(f"/api/scenarios/{number}/pages/2.png?paper=letter&mono=1&width=200")
+    assert page.status_code == 200 and page.content.startswith(b"\x89PNG")
+    assert client.get(f"/api/scenarios/{number}/pages/999.png").status_code == 400
+    assert client.get(f"/api/scenarios/{number}/packet.pdf?mono=maybe").status_code == 400
+
+
+def test_a_key_is_needed_away_from_this_machine(tmp_path: Path) -> None:
+    key = "k" * 24
+    client = TestClient(create_app(open_store(tmp_path), key=key), base_url=BASE)
+    refused = client.get("/api/scenarios/1")
+    assert refused.status_code == 401 and "key" in refused.json()["error"]
+    assert client.get("/").status_code == 401
+    assert client.get("/", headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert client.get("/", headers={"Authorization": f"Bearer {key}"}).status_code == 200
+    opened = client.get(f"/?key={key}", follow_redirects=False)
+    assert opened.status_code == 303 and "qm_key=" in opened.headers["set-cookie"]
+    assert client.get("/").status_code == 200  # the cookie the link set
+
+
+def test_changes_from_another_site_and_large_bodies_are_refused(client: TestClient) -> None:
+    other = client.post(
+        "/api/scenarios", json={"ruleset": "convoy"}, headers={"Origin": "http://evil.example"}
+    )
+    assert other.status_code == 403
+    form = client.post("/nights", data={"ruleset": "convoy"})
+    assert form.status_code == 403 and "form" in form.text
+    big = client.post(
+        "/api/odds",
+        content=b"x" * (MAX_BODY_BYTES + 1),
+        headers={"content-type": "application/json"},
+    )
+    assert big.status_code == 413
+
+
+def test_the_store_migrates_and_refuses_a_newer_database(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    assert store.version() == SCHEMA_VERSION
+    store.close()
+    with sqlite3.connect(tmp_path / DATABASE) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(Exception, match="newer Quartermaster"):
+        Store(tmp_path)

@@ -1,0 +1,126 @@
+"""The web app in a real browser (Playwright driving Debian's Chromium): a GM makes a game
+night, sees its pages and downloads the packet, at a laptop's width and a phone's.
+
+Without Chromium these skip with one line; in CI (`CI` set) they fail instead, so they are
+never skipped there (.ci/run installs Chromium when it is missing).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.app.saved import open_store
+from generator.web.server import create_app
+from tests.conftest import run
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SHOTS = os.environ.get("QM_SCREENSHOTS")  # a folder to keep the screenshots in
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is missing in CI (apt-get install chromium)")
+        pytest.skip("no Chromium here (Debian: apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )  # fmt: skip
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(open_store(tmp_path / "data"))
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not running.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the web app did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(10)
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
+def test_a_gm_makes_a_game_night_sees_its_pages_and_prints_it(
+    browser: Any, server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    page.goto(server + "/")
+    assert "No game nights yet" in page.inner_text("main")
+    shot(page, "home-1280")
+    page.select_option("select[name=ruleset]", "convoy")
+    page.fill("input[name=seed]", "7")
+    page.fill("input[name=year]", "not a year")
+    page.click("text=Make the scenario")
+    assert "year: a whole number" in page.inner_text(".problems")
+    shot(page, "refused-1280")
+    page.go_back()
+    page.fill("input[name=year]", "")
+    page.click("text=Make the scenario")
+    page.wait_for_selector("ol.pages img")
+    assert "/nights/" in page.url
+    assert "seed 7" in page.inner_text("main")
+    images = page.locator("ol.pages img")
+    count = images.count()
+    assert count > 2
+    images.first.scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('ol.pages img').naturalWidth > 0")
+    shot(page, "night-1280")
+
+    with page.expect_download() as waited:
+        page.click("text=Download the packet")
+    downloaded = tmp_path / "browser.pdf"
+    waited.value.save_as(downloaded)
+    with page.expect_download() as waited:
+        page.click("text=Scenario file (YAML)")
+    scenario_file = tmp_path / "night.yaml"
+    waited.value.save_as(scenario_file)
+    target = tmp_path / "cli.pdf"
+    code, _, err = run(capsys, "packet", "--from", str(scenario_file), "-o", str(target))
+    assert code == 0, err
+    assert downloaded.read_bytes() == target.read_bytes()
+
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    small = phone.new_page()
+    small.goto(page.url)
+    small.wait_for_selector("ol.pages img")
+    wide = small.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 390, f"the page is {wide} px wide on a 390 px phone"
+    shot(small, "night-390")
+    small.goto(server + "/")
+    shot(small, "home-390")
+    assert small.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
+    phone.close()
