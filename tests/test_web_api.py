@@ -174,3 +174,80 @@ def test_the_store_migrates_and_refuses_a_newer_database(tmp_path: Path) -> None
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(Exception, match="newer Quartermaster"):
         Store(tmp_path)
+
+
+def test_twenty_previews_at_once_are_all_answered_and_the_server_keeps_answering(
+    tmp_path: Path,
+) -> None:
+    import anyio
+    import httpx2
+
+    app = create_app(open_store(tmp_path))
+    number = (
+        TestClient(app, base_url=BASE)
+        .post("/api/scenarios", json={"ruleset": "duel", "seed": 3})
+        .json()["id"]
+    )
+    answers: dict[str, int] = {}
+
+    async def ask(client: httpx2.AsyncClient, name: str, url: str) -> None:
+        answers[name] = (await client.get(url)).status_code
+
+    async def main() -> None:
+        transport = httpx2.ASGITransport(app=app)
+        async with (
+            httpx2.AsyncClient(transport=transport, base_url=BASE) as client,
+            anyio.create_task_group() as group,
+        ):
+            for n in range(20):
+                page = n % 3 + 1
+                url = f"/api/scenarios/{number}/pages/{page}.png?width={200 + n}"
+                group.start_soon(ask, client, f"preview {n}", url)
+            # while the previews are laid out, other requests are answered
+            group.start_soon(ask, client, "home", "/")
+            group.start_soon(ask, client, "scenario", f"/api/scenarios/{number}")
+
+    anyio.run(main)
+    assert answers == {name: 200 for name in answers} and len(answers) == 22
+
+
+def test_game_nights_outlive_the_server_and_a_failed_write_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    first = TestClient(create_app(open_store(tmp_path)), base_url=BASE)
+    body = made(first)
+    store = open_store(tmp_path)  # as a restarted server opens it
+    assert store.scenario(body["id"]).scenario == body["scenario"]
+    before = store.scenario(body["id"])
+    with pytest.raises(RuntimeError, match="power cut"), store.transaction() as db:
+        db.execute("UPDATE scenarios SET title = 'half' WHERE id = ?", (body["id"],))
+        raise RuntimeError("power cut")
+    assert open_store(tmp_path).scenario(body["id"]) == before
+
+
+def test_a_process_killed_mid_write_leaves_the_game_night_as_it_was(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    store = open_store(tmp_path)
+    saved = store.add_scenario({"ruleset": "duel", "title": "Before", "seed": 1, "sides": []})
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_MID_WRITE, str(tmp_path), str(saved.id)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert killed.returncode == 9, killed.stderr
+    assert open_store(tmp_path).scenario(saved.id) == saved
+
+
+# a process that changes a game night inside a transaction and dies before it commits
+_KILLED_MID_WRITE = """
+import os, sys
+from pathlib import Path
+from generator.app.store import Store
+store = Store(Path(sys.argv[1]))
+with store.transaction() as db:
+    db.execute("UPDATE scenarios SET title = 'After' WHERE id = ?", (int(sys.argv[2]),))
+    os._exit(9)
+"""
