@@ -183,9 +183,9 @@ def test_twenty_previews_at_once_are_all_answered_and_the_server_keeps_answering
     import httpx2
 
     app = create_app(open_store(tmp_path))
-    number = (
+    number = (  # the browser test's night: its pages are laid out once a session
         TestClient(app, base_url=BASE)
-        .post("/api/scenarios", json={"ruleset": "duel", "seed": 3})
+        .post("/api/scenarios", json={"ruleset": "convoy", "seed": 7})
         .json()["id"]
     )
     answers: dict[str, int] = {}

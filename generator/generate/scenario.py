@@ -541,8 +541,26 @@ def scenario_from_sides(
     """
     if len(paths) > 2:
         raise InputError(f"--side: a scenario has two sides, {len(paths)} files given")
-    gen = get_generator(ruleset)
     forces = [read_force(path, rules, ruleset, option="--side") for path in paths]
+    names = [str(path) for path in paths]
+    return scenario_from_forces(rules, ruleset, forces, names, seed, year, balanced)
+
+
+def scenario_from_forces(
+    rules: Rules,
+    ruleset: str,
+    forces: list[Force],
+    files: list[str],
+    seed: int,
+    year: int | None = None,
+    balanced: bool = True,
+) -> Scenario:
+    """Make a scenario around one or two fleets in hand, checked (`checked_generated`), as
+    `scenario_from_sides` makes one around the fleet files named `files` (the names the
+    scenario records in ``options.sides``)."""
+    if len(forces) > 2:
+        raise InputError(f"--side: a scenario has two sides, {len(forces)} fleets given")
+    gen = get_generator(ruleset)
     rng = random.Random(seed)
     if year is None:
         year = next((f["year"] for f in forces if isinstance(f.get("year"), int)), None)
@@ -563,7 +581,7 @@ def scenario_from_sides(
     scenario["balance"] = _balance(gen, scenario, 1)
     if balanced:
         _warn(scenario, why)
-    scenario["options"] = {"sides": [str(p) for p in paths], "balanced": balanced}
+    scenario["options"] = {"sides": list(files), "balanced": balanced}
     return scenario
 
 

@@ -15,10 +15,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from generator.app.requests import OrderOptions, PrintOptions, ScenarioRequest
+from generator.app.resolving import ResolveRequest, resolve_odds
 from generator.app.rolls import dice_odds, versus_odds
 from generator.app.saved import (
     PacketOptions,
     change_game_night,
+    check_game_night,
     check_number,
     file_name,
     game_night_text,
@@ -26,7 +28,9 @@ from generator.app.saved import (
 )
 from generator.app.store import Saved
 from generator.dice.show import odds_json, versus_json
-from generator.errors import InputError
+from generator.errors import InputError, shown
+from generator.resolve.show import odds_json as resolver_odds_json
+from generator.web.forms import checked_form, json_fields, strengths_of
 from generator.web.state import state_of
 
 JSON_TYPES = ("application/json",)
@@ -140,6 +144,37 @@ async def put_scenario(request: Request) -> Response:
     return JSONResponse(scenario_json(saved))
 
 
+async def check_scenario_body(request: Request) -> Response:
+    """Check a game night as PUT would change it, keeping nothing: ``{"scenario"}``, or one
+    unit's form as JSON ``{"unit": {"side", "index", "fields": {name: value}}}`` (what
+    static/edit.js sends, read as the form's POST reads it); 200 ``{"problems": [],
+    "strengths": [...]}`` or 422 with the problems (for a unit's form, more:
+    `generator.web.forms.checked_form`)."""
+    number = check_number(request.path_params["id"], "game night")
+    body = await read_json(request)
+    saved = state_of(request).store.scenario(number)
+    if isinstance(body, dict) and set(body) <= {"scenario", "version"} and "scenario" in body:
+        scenario = body["scenario"]
+        found = await state_of(request).run_quick(lambda: check_game_night(saved, scenario))
+        answer = {
+            "problems": [{"path": path, "message": message} for path, message in found.problems],
+            "strengths": [] if found.problems else strengths_of(saved.ruleset, found.scenario),
+        }
+    elif isinstance(body, dict) and set(body) == {"unit"} and isinstance(body["unit"], dict):
+        unit = body["unit"]
+        if set(unit) != {"side", "index", "fields"}:
+            raise InputError('unit: {"side": 0, "index": 1, "fields": {...}}, counted from 0')
+        side, index = unit["side"], unit["index"]
+        for key, value in (("side", side), ("index", index)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InputError(f"unit.{key}: a whole number from 0")
+        fields = json_fields(unit["fields"])
+        answer = await state_of(request).run_quick(lambda: checked_form(saved, side, index, fields))
+    else:
+        raise InputError('the body must be {"scenario": {...}} or {"unit": {...}} (a unit\'s form)')
+    return JSONResponse(answer, status_code=422 if answer["problems"] else 200)
+
+
 async def delete_scenario(request: Request) -> Response:
     number = check_number(request.path_params["id"], "game night")
     state_of(request).store.delete_scenario(number)
@@ -203,13 +238,37 @@ def odds_answer(expression: str, vs: str | None) -> dict[str, Any]:
     return versus_json(found.expression, found.chances, vs, versus_odds(vs))
 
 
+async def resolver_odds(request: Request) -> Response:
+    """Answer what ``quartermaster resolve RESOLVER NAME=VALUE ... --odds --json`` prints."""
+    body = await read_json(request)
+    if not isinstance(body, dict) or not isinstance(body.get("resolver"), str):
+        raise InputError('the body must be {"resolver": "flob.broadside", "inputs"?: {...}}')
+    inputs = body.get("inputs", {})
+    if not isinstance(inputs, dict):
+        raise InputError('inputs: an object of NAME: VALUE, e.g. {"attack": 5}')
+    words = []
+    for name, value in inputs.items():
+        if "=" in name:
+            raise InputError(f"inputs: {shown(name)!r} is not an input's name")
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        if not isinstance(value, int | str):
+            raise InputError(f"{shown(name)}: {shown(json.dumps(value))} is not a number or a word")
+        words.append(f"{name}={value}")
+    asked = ResolveRequest(body["resolver"], tuple(words))
+    made = await state_of(request).run_quick(lambda: resolve_odds(asked))
+    return JSONResponse(resolver_odds_json(made.resolver, made.inputs, made.chances))
+
+
 ROUTES = [
     Route("/api/scenarios", create_scenario, methods=["POST"]),
     Route("/api/scenarios/{id}", get_scenario, methods=["GET"]),
     Route("/api/scenarios/{id}", put_scenario, methods=["PUT"]),
     Route("/api/scenarios/{id}", delete_scenario, methods=["DELETE"]),
+    Route("/api/scenarios/{id}/check", check_scenario_body, methods=["POST"]),
     Route("/api/scenarios/{id}/packet.pdf", packet_pdf, methods=["GET"]),
     Route("/api/scenarios/{id}/pages/{page}.png", page_png, methods=["GET"]),
     Route("/api/scenarios/{id}/scenario.{suffix}", scenario_file, methods=["GET"]),
     Route("/api/odds", odds, methods=["POST"]),
+    Route("/api/resolve/odds", resolver_odds, methods=["POST"]),
 ]

@@ -18,19 +18,22 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from generator.app.inputs import load_rules
 from generator.app.requests import OrderOptions, ScenarioRequest
 from generator.app.saved import (
     PacketOptions,
     check_number,
-    import_game_night,
+    has_fleets,
     new_game_night,
 )
 from generator.app.store import Saved
 from generator.errors import InputError, QuartermasterError, one_line
 from generator.generate.base import get_generator
 from generator.generate.show import columns
-from generator.rulesets import ruleset_ids
+from generator.rulesets import default_ruleset, ruleset_ids
+from generator.web import batches, files, forms, strength
 from generator.web.api import packet_options
+from generator.web.odds import odds_routes
 from generator.web.state import state_of
 from generator.yamlfile import MAX_FILE_BYTES
 
@@ -107,8 +110,16 @@ async def home(request: Request) -> Response:
         "home.html.j2",
         title="Game nights",
         nights=nights,
-        rulesets=ruleset_ids(),
+        rulesets=ruleset_choices(),
     )
+
+
+def ruleset_choices() -> list[tuple[str, str]]:
+    """Return each ruleset's id and title, the default one first (as the CLI takes it)."""
+    rules = load_rules(None)
+    first = default_ruleset()
+    ids = sorted(ruleset_ids(), key=lambda r: (r != first, r))
+    return [(r, rules.rulesets[r].title) for r in ids]
 
 
 async def create(request: Request) -> Response:
@@ -123,18 +134,6 @@ async def create(request: Request) -> Response:
     asked = ScenarioRequest(ruleset=ruleset, seed=_whole(form, "seed", "seed"), order=order)
     store = state_of(request).store
     saved = await state_of(request).run_quick(lambda: new_game_night(store, asked))
-    return RedirectResponse(f"/nights/{saved.id}", status_code=303)
-
-
-async def upload(request: Request) -> Response:
-    form = await _form(request)
-    file = form.get("file")
-    if not isinstance(file, UploadFile) or not file.filename:
-        raise InputError("file: choose a scenario file (.yaml or .json) to bring in")
-    raw = await file.read(MAX_FILE_BYTES + 1)
-    store = state_of(request).store
-    name = file.filename
-    saved = await state_of(request).run_quick(lambda: import_game_night(store, raw, name))
     return RedirectResponse(f"/nights/{saved.id}", status_code=303)
 
 
@@ -174,6 +173,10 @@ async def night(request: Request) -> Response:
         query=query,
         pages=pages,
         unit_word=get_generator(saved.ruleset).unit_word,
+        brought=files.brought(request),
+        fleets=has_fleets(saved),
+        forces=strength.night_forces(request, saved),
+        units=forms.night_units(saved),
     )
 
 
@@ -194,12 +197,20 @@ async def delete(request: Request) -> Response:
     return RedirectResponse("/", status_code=303)
 
 
+# what the pages made in other modules (files, batches ...) render and read forms with
+LENT = files.Pages(render, _form, _whole, _text, ruleset_choices)
+
 ROUTES = [
     Route("/", home, methods=["GET"]),
     Route("/nights", create, methods=["POST"]),
-    Route("/nights/import", upload, methods=["POST"]),
+    *files.routes(LENT),
+    *batches.routes(LENT),
     Route("/nights/{id}", night, methods=["GET"]),
     Route("/nights/{id}/delete", delete, methods=["POST"]),
+    *forms.routes(LENT),
+    *strength.routes(LENT),
+    *strength.API_ROUTES,
+    *odds_routes(render),
 ]
 
 __all__ = ["ROUTES", "QuartermasterError", "error_page"]
