@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import copy
 import io
-import re
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
@@ -34,19 +32,10 @@ from generator.generate.base import get_generator
 from generator.generate.building import roll_side_again, with_side
 from generator.generate.common import MAX_SHIPS, Checker
 from generator.generate.scenario import BALANCE_TOLERANCE
-from generator.loading import Rules
-from generator.ruleset import convoy as convoy_rules
-from generator.ruleset import duel as duel_rules
-from generator.ruleset import flob as flob_rules
-from generator.ruleset import high_seas as high_seas_rules
-from generator.ruleset import impulse as impulse_rules
-from generator.ruleset import tactical as tactical_rules
 from generator.ruleset.model import Force, Scenario, Side, units_of
 from generator.schema import (
     OVERRIDE,
     Variant,
-    by_label,
-    by_result,
     check_side,
     fixed,
     record_of,
@@ -326,10 +315,7 @@ def derived_values(ruleset: str, side: dict[str, Any], unit: dict[str, Any]) -> 
     (``("ratings", "hull")``), those its ``override`` lists left out: what the schema's
     checks of derived values expect. Inputs the rules do not know (a class there is not)
     derive nothing; so does a ruleset with no derivation here."""
-    derive = _DERIVATIONS.get(ruleset)
-    if derive is None:
-        return {}
-    found = derive(load_rules(None), side, unit)
+    found = get_generator(ruleset).derived(load_rules(None), side, unit)
     kept = unit.get(OVERRIDE)
     own = {str(key) for key in kept} if isinstance(kept, list) else set()
     return {path: value for path, value in found.items() if str(path[-1]) not in own}
@@ -599,134 +585,3 @@ def _rebalance(ruleset: str, scenario: dict[str, Any]) -> None:
     balance["balanced"] = ratio >= 1 - BALANCE_TOLERANCE
     if balance["balanced"]:
         balance.pop("warning", None)
-
-
-# what each ruleset's rules derive for a unit (see `derived_values`): the functions the
-# generators and the schema's checks of derived values share (generator.ruleset.<id>)
-
-
-def _convoy(rules: Rules, side: dict[str, Any], ship: dict[str, Any]) -> dict[KeyPath, Any]:
-    kind, size = ship.get("kind"), ship.get("size")
-    if kind not in ("warship", "merchant") or size not in convoy_rules.sizes(rules):
-        return {}
-    return {(key,): value for key, value in convoy_rules.markers(rules, kind, size).items()}
-
-
-def _tactical(rules: Rules, side: dict[str, Any], ship: dict[str, Any]) -> dict[KeyPath, Any]:
-    classes = rules.table("tactical.ship-types").axes[0].labels
-    if ship.get("class") not in classes:
-        return {}
-    effects = []
-    for table in ("national", "fleet", "admiral"):
-        roll = side.get(table)
-        result = str(roll.get("result")) if isinstance(roll, dict) else ""
-        cell = by_result(f"tactical.{table}")(rules).get(result)
-        if cell is None:
-            return {}  # a side roll the rules do not know: its problem is reported
-        if table != "admiral" or cell.get("applies_to") == "every ship in the fleet":
-            effects.append(tactical_rules.effect_of(cell))
-    for trait in ship.get("traits") or []:
-        if not isinstance(trait, dict):
-            return {}
-        cell = by_result(f"tactical.{trait.get('table')}")(rules).get(str(trait.get("result")))
-        if cell is None:
-            return {}
-        effects.append(tactical_rules.effect_of(cell))
-    given = tactical_rules.class_ratings(rules, str(ship["class"]), effects)
-    return {("ratings", name): value for name, value in given.items()}
-
-
-def _flob(rules: Rules, side: dict[str, Any], ship: dict[str, Any]) -> dict[KeyPath, Any]:
-    row = by_label("flob.ship-ratings")(rules).get(str(ship.get("rate")))
-    if row is None:
-        return {}
-    found: dict[KeyPath, Any] = {}
-    for key in flob_rules.RATING_FIELDS:
-        if key != "guns":
-            found[(key,)] = row[key]
-            continue
-        span = [int(n) for n in re.findall(r"\d+", str(row.get("guns_range", "")))]
-        guns = ship.get("guns")
-        if len(span) == 2 and isinstance(guns, int) and min(span) <= guns <= max(span):
-            continue  # within her rate's guns_range: hers to choose
-        found[(key,)] = int(row["guns"])
-    return found
-
-
-def _impulse(rules: Rules, side: dict[str, Any], ship: dict[str, Any]) -> dict[KeyPath, Any]:
-    row = by_label("impulse.ship-classes")(rules).get(str(ship.get("class")))
-    if row is None:
-        return {}
-    return {(key,): row[key] for key in impulse_rules.CLASS_FIELDS}
-
-
-def _duel(rules: Rules, side: dict[str, Any], person: dict[str, Any]) -> dict[KeyPath, Any]:
-    found: dict[KeyPath, Any] = {}
-    attributes = person.get("attributes")
-    if isinstance(attributes, dict):
-        strength, endurance = attributes.get("strength"), attributes.get("endurance")
-        if all(isinstance(v, int) and not isinstance(v, bool) for v in (strength, endurance)):
-            found[("hit_points",)] = duel_rules.hit_points(
-                rules, cast(int, strength), cast(int, endurance)
-            )
-    rows = by_label("duel.weapons")(rules)
-    for index, weapon in enumerate(person.get("weapons") or []):
-        row = rows.get(str(weapon.get("name"))) if isinstance(weapon, dict) else None
-        if row is None:
-            continue
-        for key in DUEL_WEAPON_NUMBERS:
-            if row.get(key) is not None:
-                found[("weapons", index, key)] = row[key]
-    return found
-
-
-#: what a high-seas ship copies from her type's row of high-seas.ship-types (the batteries
-#: under ``batteries``), as the schema checks it
-HIGH_SEAS_COPIED = ("size", "guns", "hull_hp", "rigging_hp", "speed", "handling", "crew", "swivels")
-
-
-def _high_seas(rules: Rules, side: dict[str, Any], ship: dict[str, Any]) -> dict[KeyPath, Any]:
-    """Her type's numbers; her trained fighters her fighters_share of her crew, her pistols
-    high-seas.crews' share of them (of the crew and fighters she will have: worked out
-    first, unless set by hand); her officers' as a duellist's."""
-    found: dict[KeyPath, Any] = {}
-    row = by_label(high_seas_rules.SHIP_TYPES)(rules).get(str(ship.get("type")))
-    kept = ship.get(OVERRIDE)
-    own = {str(key) for key in kept} if isinstance(kept, list) else set()
-    if row is not None:
-        found.update({(key,): int(row[key]) for key in HIGH_SEAS_COPIED})
-        found.update({("batteries", key): int(row[key]) for key in high_seas_rules.BATTERIES})
-    _, pistols, rounding = high_seas_rules.crew_fractions(rules)
-    crew = ship.get("crew") if "crew" in own or ("crew",) not in found else found[("crew",)]
-    try:
-        fraction = Fraction(str(ship.get("fighters_share")))
-    except (ValueError, ZeroDivisionError):
-        fraction = None  # not a share: its problem is reported
-    if isinstance(crew, int) and not isinstance(crew, bool) and fraction is not None:
-        found[("trained_fighters",)] = high_seas_rules.share(crew, fraction, rounding)
-    trained = ship.get("trained_fighters")
-    if "trained_fighters" not in own and ("trained_fighters",) in found:
-        trained = found[("trained_fighters",)]
-    if isinstance(trained, int) and not isinstance(trained, bool):
-        found[("pistols",)] = high_seas_rules.share(trained, pistols, rounding)
-    for index, officer in enumerate(ship.get("officers") or []):
-        if isinstance(officer, dict):
-            for path, value in _duel(rules, side, officer).items():
-                found[("officers", index, *path)] = value
-    return found
-
-
-#: what a duellist's weapon copies from its row of duel.weapons (the schema's check of it)
-DUEL_WEAPON_NUMBERS = (
-    "type", "damage", "min_str", "adv_str", "weapon_bonus", "parry_bonus", "can_parry",
-)  # fmt: skip
-
-Derivation = Callable[[Rules, dict[str, Any], dict[str, Any]], dict[KeyPath, Any]]
-_DERIVATIONS: dict[str, Derivation] = {
-    "convoy": _convoy,
-    "tactical": _tactical,
-    "flob": _flob,
-    "impulse": _impulse,
-    "duel": _duel,
-    "high-seas": _high_seas,
-}

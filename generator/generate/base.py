@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from generator.errors import InputError, QuartermasterError
 from generator.generate.common import Names
@@ -16,6 +17,7 @@ from generator.ruleset.logcard import Log
 from generator.ruleset.model import Character, Setting, Ship, Side
 from generator.ruleset.navies import FLAGS_OF_CONVENIENCE, year_span
 from generator.schema.assembly import RulesetSchema, register_schema
+from generator.yamlfile import KeyPath
 
 
 class RulesetGenerator(ABC):
@@ -97,6 +99,16 @@ class RulesetGenerator(ABC):
     def ship_log_notes(self, rules: Rules) -> list[str]:
         """Return the notes printed under a page of this ruleset's ship's logs."""
         return []
+
+    def derived(
+        self, rules: Rules, side: Mapping[str, Any], unit: Mapping[str, Any]
+    ) -> dict[KeyPath, Any]:
+        """Return the values the rules derive for `unit` of `side`, by key path inside the
+        unit (``("ratings", "hull")``): what the schema's checks of derived values expect
+        (ratings from a class and traits, markers from a kind and size, hit points ...).
+        Inputs the rules do not know (a class there is not) derive nothing; so does a
+        ruleset whose units derive nothing (this default)."""
+        return {}
 
     def officers(self, unit: Ship) -> list[Officer]:
         """Return the people aboard `unit` with sheets of their own in a packet: none."""

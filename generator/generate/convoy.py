@@ -25,10 +25,12 @@ from generator.generate.common import (
     wind_entry,
 )
 from generator.loading import Rules
+from generator.ruleset import convoy as convoy_rules
 from generator.ruleset.convoy import LEGEND, MARKERS, markers
 from generator.ruleset.logcard import Log, tracks
 from generator.ruleset.model import Composition, Map, Setting, Ship, Side
 from generator.text import listed
+from generator.yamlfile import KeyPath
 
 OPPOSITE = {"east": "west", "west": "east", "north": "south", "south": "north"}
 # flat-topped hexes, odd columns half a hex lower: the six neighbours by column parity
@@ -272,6 +274,12 @@ class ConvoyGenerator(RulesetGenerator):
         }
         return grid, flank
 
+    def derived(
+        self, rules: Rules, side: Mapping[str, Any], unit: Mapping[str, Any]
+    ) -> dict[KeyPath, Any]:
+        """Return what the rules derive for a convoy ship (`RulesetGenerator.derived`)."""
+        return derived_values(rules, side, unit)
+
 
 # ---------------------------------------------------------------- the ship's log
 # What a ship's log of this ruleset tracks: a card built with `Log` (generator.ruleset.logcard).
@@ -279,6 +287,7 @@ class ConvoyGenerator(RulesetGenerator):
 
 def most_markers(rules: Rules) -> dict[str, int]:
     """Return the most crew, gun and sail markers a ship starts with."""
+
     cells = [cell for row in rules.table("convoy.ship-markers").cells for cell in row]
     return {key: max(int(cell[key]) for cell in cells) for key in MARKERS}
 
@@ -373,3 +382,12 @@ def _log_notes(rules: Rules) -> list[str]:
         "1D6 a hit: 1 burns. Aground: no shooting, refloats at the end of her next turn. "
         "Paused: misses her next turn after a failed boarding."
     ]
+
+
+def derived_values(
+    rules: Rules, side: Mapping[str, Any], ship: Mapping[str, Any]
+) -> dict[KeyPath, Any]:
+    kind, size = ship.get("kind"), ship.get("size")
+    if kind not in ("warship", "merchant") or size not in convoy_rules.sizes(rules):
+        return {}
+    return {(key,): value for key, value in convoy_rules.markers(rules, kind, size).items()}

@@ -9,16 +9,19 @@ seed gives no character generation. High-seas officers are rolled by the same fu
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, cast
 
 from generator.errors import InputError
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Checker, Names, pick, roll_on
 from generator.loading import Rules, thaw
+from generator.ruleset import duel as duel_rules
 from generator.ruleset.duel import ATTRIBUTES, hit_points
 from generator.ruleset.model import Character, Person, Setting, Side, Weapon
-from generator.schema import check_character
-from generator.yamlfile import read_yaml
+from generator.schema import by_label, check_character
+from generator.yamlfile import KeyPath, read_yaml
 
 HOUSE = (
     "duel.attributes",
@@ -191,3 +194,37 @@ class DuelGenerator(RulesetGenerator):
             "victory": [item.text for item in scenario.items if item.label == "Victory"],
             "special_rules": special,
         }
+
+    def derived(
+        self, rules: Rules, side: Mapping[str, Any], unit: Mapping[str, Any]
+    ) -> dict[KeyPath, Any]:
+        """Return what the rules derive for a duel duellist (`RulesetGenerator.derived`)."""
+        return derived_values(rules, side, unit)
+
+
+#: what a duellist's weapon copies from its row of duel.weapons (the schema's check of it)
+DUEL_WEAPON_NUMBERS = (
+    "type", "damage", "min_str", "adv_str", "weapon_bonus", "parry_bonus", "can_parry",
+)  # fmt: skip
+
+
+def derived_values(
+    rules: Rules, side: Mapping[str, Any], person: Mapping[str, Any]
+) -> dict[KeyPath, Any]:
+    found: dict[KeyPath, Any] = {}
+    attributes = person.get("attributes")
+    if isinstance(attributes, dict):
+        strength, endurance = attributes.get("strength"), attributes.get("endurance")
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in (strength, endurance)):
+            found[("hit_points",)] = duel_rules.hit_points(
+                rules, cast(int, strength), cast(int, endurance)
+            )
+    rows = by_label("duel.weapons")(rules)
+    for index, weapon in enumerate(person.get("weapons") or []):
+        row = rows.get(str(weapon.get("name"))) if isinstance(weapon, dict) else None
+        if row is None:
+            continue
+        for key in DUEL_WEAPON_NUMBERS:
+            if row.get(key) is not None:
+                found[("weapons", index, key)] = row[key]
+    return found

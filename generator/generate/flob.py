@@ -13,15 +13,19 @@ flob.scenario.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Names, resolution, roll_on
 from generator.loading import Rules, thaw
+from generator.ruleset import flob as flob_rules
 from generator.ruleset.flob import scenario_years
 from generator.ruleset.logcard import Log, tracks
 from generator.ruleset.model import Admiral, Box, Deployment, Feature, Map, Setting, Ship, Side
+from generator.schema import by_label
+from generator.yamlfile import KeyPath
 
 # The sheet's printed modifiers, used only by `strength` (which is given no rules): crew
 # Elite +2, Veteran +1, Poor -1 (tactical, reload, fire-fighting, strike and boarding
@@ -247,6 +251,7 @@ class FlobGenerator(RulesetGenerator):
         features: list[Feature],
     ) -> Box | None:
         """Return a box inside the table, clear of the zones and the other features."""
+
         width, height = int(params["table_width_cm"]), int(params["table_height_cm"])
         clearance = int(params["clearance_cm"])
         low, high = _span(params[size_key])
@@ -326,6 +331,12 @@ class FlobGenerator(RulesetGenerator):
             f"The year is {year}, before 1780: only 5th and 6th rates (and unrated craft) "
             "have their damage reduced against 1st to 3rd rates (flob.damage-reduction)."
         )
+
+    def derived(
+        self, rules: Rules, side: Mapping[str, Any], unit: Mapping[str, Any]
+    ) -> dict[KeyPath, Any]:
+        """Return what the rules derive for a FLoB ship (`RulesetGenerator.derived`)."""
+        return derived_values(rules, side, unit)
 
 
 # ---------------------------------------------------------------- the ship's log
@@ -521,3 +532,22 @@ def _log_notes(rules: Rules) -> list[str]:
         "crossed off.",
         f"Ammunition, with the reload actions it takes: {ammo}.",
     ]
+
+
+def derived_values(
+    rules: Rules, side: Mapping[str, Any], ship: Mapping[str, Any]
+) -> dict[KeyPath, Any]:
+    row = by_label("flob.ship-ratings")(rules).get(str(ship.get("rate")))
+    if row is None:
+        return {}
+    found: dict[KeyPath, Any] = {}
+    for key in flob_rules.RATING_FIELDS:
+        if key != "guns":
+            found[(key,)] = row[key]
+            continue
+        span = [int(n) for n in re.findall(r"\d+", str(row.get("guns_range", "")))]
+        guns = ship.get("guns")
+        if len(span) == 2 and isinstance(guns, int) and min(span) <= guns <= max(span):
+            continue  # within her rate's guns_range: hers to choose
+        found[(key,)] = int(row["guns"])
+    return found

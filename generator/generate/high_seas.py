@@ -19,9 +19,11 @@ from typing import Any
 
 from generator.generate.base import RulesetGenerator, register
 from generator.generate.common import Names, resolution, roll_on
+from generator.generate.duel import derived_values as duel_derived
 from generator.generate.duel import roll_person
 from generator.loading import Rules, thaw
 from generator.ruleset import Officer
+from generator.ruleset import high_seas as high_seas_rules
 from generator.ruleset.high_seas import (
     BATTERIES,
     CANNON_MODS,
@@ -44,6 +46,8 @@ from generator.ruleset.high_seas import (
 )
 from generator.ruleset.logcard import TALLY_POINTS, Log, tally, tracks
 from generator.ruleset.model import CrewOfficer, Setting, Ship, Side
+from generator.schema import OVERRIDE, by_label
+from generator.yamlfile import KeyPath
 
 CAPTAIN, FIRST_MATE, CHIEF_GUNNER = "Captain", "First Mate", "Chief Gunner"
 
@@ -253,6 +257,12 @@ class HighSeasGenerator(RulesetGenerator):
 
     # ------------------------------------------------------------------ checking
 
+    def derived(
+        self, rules: Rules, side: Mapping[str, Any], unit: Mapping[str, Any]
+    ) -> dict[KeyPath, Any]:
+        """Return what the rules derive for a high-seas ship (`RulesetGenerator.derived`)."""
+        return derived_values(rules, side, unit)
+
 
 # ---------------------------------------------------------------- the ship's log
 # What a ship's log of this ruleset tracks: a card built with `Log` (generator.ruleset.logcard).
@@ -440,3 +450,41 @@ def _log_notes(rules: Rules) -> list[str]:
         f"turns; a damaged rudder is {turn['handling_penalty']} handling until "
         f"{turn['penalty_until']}."
     ]
+
+
+#: what a high-seas ship copies from her type's row of high-seas.ship-types (the batteries
+#: under ``batteries``), as the schema checks it
+HIGH_SEAS_COPIED = ("size", "guns", "hull_hp", "rigging_hp", "speed", "handling", "crew", "swivels")
+
+
+def derived_values(
+    rules: Rules, side: Mapping[str, Any], ship: Mapping[str, Any]
+) -> dict[KeyPath, Any]:
+    """Her type's numbers; her trained fighters her fighters_share of her crew, her pistols
+    high-seas.crews' share of them (of the crew and fighters she will have: worked out
+    first, unless set by hand); her officers' as a duellist's."""
+    found: dict[KeyPath, Any] = {}
+    row = by_label(high_seas_rules.SHIP_TYPES)(rules).get(str(ship.get("type")))
+    kept = ship.get(OVERRIDE)
+    own = {str(key) for key in kept} if isinstance(kept, list) else set()
+    if row is not None:
+        found.update({(key,): int(row[key]) for key in HIGH_SEAS_COPIED})
+        found.update({("batteries", key): int(row[key]) for key in high_seas_rules.BATTERIES})
+    _, pistols, rounding = high_seas_rules.crew_fractions(rules)
+    crew = ship.get("crew") if "crew" in own or ("crew",) not in found else found[("crew",)]
+    try:
+        fraction = Fraction(str(ship.get("fighters_share")))
+    except (ValueError, ZeroDivisionError):
+        fraction = None  # not a share: its problem is reported
+    if isinstance(crew, int) and not isinstance(crew, bool) and fraction is not None:
+        found[("trained_fighters",)] = high_seas_rules.share(crew, fraction, rounding)
+    trained = ship.get("trained_fighters")
+    if "trained_fighters" not in own and ("trained_fighters",) in found:
+        trained = found[("trained_fighters",)]
+    if isinstance(trained, int) and not isinstance(trained, bool):
+        found[("pistols",)] = high_seas_rules.share(trained, pistols, rounding)
+    for index, officer in enumerate(ship.get("officers") or []):
+        if isinstance(officer, dict):
+            for path, value in duel_derived(rules, side, officer).items():
+                found[("officers", index, *path)] = value
+    return found

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from typing import Any, Final
 
 from generator.generate.base import RulesetGenerator, register
@@ -23,9 +24,12 @@ from generator.generate.common import (
     wind_entry,
 )
 from generator.loading import Rules
+from generator.ruleset import impulse as impulse_rules
 from generator.ruleset.logcard import Log, dice, tracks
 from generator.ruleset.model import Map, Setting, Ship, Side
+from generator.schema import by_label
 from generator.text import signed
+from generator.yamlfile import KeyPath
 
 MORALE_WEIGHT = {"Handy": 2, "Unfit": -2, "Broken": -4}
 QUALITY_WEIGHT = 2
@@ -176,6 +180,12 @@ class ImpulseGenerator(RulesetGenerator):
             "start_columns": start,
         }
 
+    def derived(
+        self, rules: Rules, side: Mapping[str, Any], unit: Mapping[str, Any]
+    ) -> dict[KeyPath, Any]:
+        """Return what the rules derive for an impulse ship (`RulesetGenerator.derived`)."""
+        return derived_values(rules, side, unit)
+
 
 # ---------------------------------------------------------------- the ship's log
 # What a ship's log of this ruleset tracks: a card built with `Log` (generator.ruleset.logcard).
@@ -188,6 +198,7 @@ _ALL_MARKED = re.compile(r"every (\w+) box marked(?:, or [^,]*,)? (.+)")
 
 def most_boxes(rules: Rules) -> dict[str, int]:
     """Return the most hull, rigging and crew boxes a class has."""
+
     cells = rules.table("impulse.ship-classes").cells
     return {key: max(int(cell[key]) for cell in cells) for key in TRACKS}
 
@@ -321,3 +332,12 @@ def _log_notes(rules: Rules) -> list[str]:
         "make. Crew Status moves one space left when any Morale roll fails; her starting "
         f"space is underlined. {track}"
     ]
+
+
+def derived_values(
+    rules: Rules, side: Mapping[str, Any], ship: Mapping[str, Any]
+) -> dict[KeyPath, Any]:
+    row = by_label("impulse.ship-classes")(rules).get(str(ship.get("class")))
+    if row is None:
+        return {}
+    return {(key,): row[key] for key in impulse_rules.CLASS_FIELDS}

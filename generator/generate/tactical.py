@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from generator.generate.base import RulesetGenerator, register
@@ -23,10 +24,13 @@ from generator.generate.common import (
     wind_entry,
 )
 from generator.loading import Rules
+from generator.ruleset import tactical as tactical_rules
 from generator.ruleset.logcard import Log, dice, tracks
 from generator.ruleset.model import Map, RolledBonus, Setting, Ship, Side
 from generator.ruleset.tactical import class_ratings, effect_of, most_ratings
+from generator.schema import by_result
 from generator.text import counted, signed
+from generator.yamlfile import KeyPath
 
 SHIP_TABLES = ("ship", "captain", "crew")
 
@@ -122,6 +126,7 @@ class TacticalGenerator(RulesetGenerator):
         """Return the navies a Diplomat's allies may sail under: `navy`'s allies in a war
         of the year, else navies neither side fought that year, else any other than the
         two sides' (data/names.yaml ``wars`` and its note)."""
+
         fielded = self.navies(names)
         sides = {navy, *names.in_play}
         fought = {n for side in sides for n in names.foes(side)}
@@ -213,6 +218,12 @@ class TacticalGenerator(RulesetGenerator):
             "legend": {".": "sea", "#": "land"},
             "start_columns": start,
         }
+
+    def derived(
+        self, rules: Rules, side: Mapping[str, Any], unit: Mapping[str, Any]
+    ) -> dict[KeyPath, Any]:
+        """Return what the rules derive for a tactical ship (`RulesetGenerator.derived`)."""
+        return derived_values(rules, side, unit)
 
 
 def _with_bonus(rolled: TableRoll) -> RolledBonus:
@@ -421,3 +432,29 @@ def _log_notes(rules: Rules) -> list[str]:
         f"{flees['flees_on_or_below']} or less, she flees. Her rolls are worked out from her "
         "ratings at the start: a box crossed off takes a point off those it adds to."
     ]
+
+
+def derived_values(
+    rules: Rules, side: Mapping[str, Any], ship: Mapping[str, Any]
+) -> dict[KeyPath, Any]:
+    classes = rules.table("tactical.ship-types").axes[0].labels
+    if ship.get("class") not in classes:
+        return {}
+    effects = []
+    for table in ("national", "fleet", "admiral"):
+        roll = side.get(table)
+        result = str(roll.get("result")) if isinstance(roll, dict) else ""
+        cell = by_result(f"tactical.{table}")(rules).get(result)
+        if cell is None:
+            return {}  # a side roll the rules do not know: its problem is reported
+        if table != "admiral" or cell.get("applies_to") == "every ship in the fleet":
+            effects.append(tactical_rules.effect_of(cell))
+    for trait in ship.get("traits") or []:
+        if not isinstance(trait, dict):
+            return {}
+        cell = by_result(f"tactical.{trait.get('table')}")(rules).get(str(trait.get("result")))
+        if cell is None:
+            return {}
+        effects.append(tactical_rules.effect_of(cell))
+    given = tactical_rules.class_ratings(rules, str(ship["class"]), effects)
+    return {("ratings", name): value for name, value in given.items()}
