@@ -134,3 +134,13 @@ def layout_problems_of(kind: str, rules: Rules, **options: Any) -> list[str]:
     """The layout problems of a sheet (options as for `render_sheet`), checked once per
     session (`layout_facts`)."""
     return list(layout_facts(kind, rules, **options)["problems"])
+
+
+def printed_sheet(kind: str, rules: Rules, **options: Any) -> bytes:
+    """`render_sheet` as the print check (tests/test_print.py) renders it. A blank sheet in
+    columns (the only kind of it the print check reads) has its layout facts found too, from
+    the layout its PDF is written from: the test process that renders it first lays it out
+    once for both, not once here and again in the process that checks its layout."""
+    if in_columns(kind) and options.get("data") is None:
+        layout_facts(kind, rules, **options)
+    return render_sheet(kind, rules, **options)

@@ -87,9 +87,11 @@ def test_the_same_batch_seed_gives_the_same_bytes_in_another_process_without_the
     reference: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
     """Made with the cache by two workers, and again from the command line by one process
-    without the cache under another hash seed: the same bytes."""
+    without the cache under another hash seed: the same bytes. One packet is enough: the
+    process lays out every page of it afresh, and a second costs as much again for no path
+    the first did not take."""
     _, shas = reference
-    command = ["batch", "duel", "--count", "2", "--seed", "9", "--jobs", "1", "--no-cache"]
+    command = ["batch", "duel", "--count", "1", "--seed", "9", "--jobs", "1", "--no-cache"]
     subprocess.run(
         [sys.executable, "-m", "generator", *command, "-o", str(tmp_path)],
         check=True,
@@ -97,7 +99,7 @@ def test_the_same_batch_seed_gives_the_same_bytes_in_another_process_without_the
         env={**os.environ, "PYTHONHASHSEED": "987"},
     )
     # a batch's first packets are those of a longer batch of the same seed
-    assert [sha(path) for path in sorted(tmp_path.glob("*-duel-*.pdf"))] == shas[:2]
+    assert [sha(path) for path in sorted(tmp_path.glob("*-duel-*.pdf"))] == shas[:1]
 
 
 def _wait_for_packets(folder: Path, least: int) -> None:
@@ -133,23 +135,27 @@ def test_resume_keeps_whole_packets_and_remakes_the_rest(
 def test_a_killed_batch_resumes_to_the_same_result(
     reference: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
+    # three of the reference's packets (a batch's first packets are those of a longer
+    # batch): killed once the first is listed, the resumed run makes the other two
     _, shas = reference
     folder = tmp_path / "con"
-    command = [*COMMAND, "--jobs", "1", "-o", str(folder)]
+    three = [("3" if word == "4" and COMMAND[i - 1] == "--count" else word)
+             for i, word in enumerate(COMMAND)]  # fmt: skip
+    command = [*three, "--jobs", "1", "-o", str(folder)]
     proc = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
-    _wait_for_packets(folder, 2)
+    _wait_for_packets(folder, 1)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     made = json.loads((folder / "manifest.json").read_text())["packets"]
-    assert 2 <= len(made) < 4
+    assert 1 <= len(made) < 3
     for entry in made:
         assert sha(folder / entry["file"]) == entry["sha256"] == shas[entry["index"] - 1]
     finished = subprocess.run([*command, "--resume"], capture_output=True, text=True, check=False)
     assert finished.returncode == 0, finished.stderr
     final = json.loads((folder / "manifest.json").read_text())["packets"]
-    assert [p["sha256"] for p in final] == shas
+    assert [p["sha256"] for p in final] == shas[:3]
     assert all(sha(folder / p["file"]) == p["sha256"] for p in final)
     assert not list(folder.glob(".*.part"))
 

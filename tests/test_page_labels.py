@@ -21,6 +21,7 @@ from generator.render.pagenumbers import SEPARATOR, page_label
 from generator.render.sheets import get_kind, render_sheet, sheet_kinds
 from generator.rulesets import serving
 from tests.fullest import fullest
+from tests.layouts import printed_sheet
 from tests.pdfs import page_text, read
 
 PAPERS = ("a4", "letter")
@@ -82,10 +83,10 @@ def test_every_page_says_page_n_of_m(rules: Rules, kind: str, ruleset: str, pape
         # the fullest data (the most pages), rendered as the print check renders it: the
         # session lays each sheet out once (tests/conftest.py)
         data = fullest(kind, ruleset, rules)
-        filled = read(render_sheet(kind, rules, data=data, ruleset=ruleset, paper=paper))
+        filled = read(printed_sheet(kind, rules, data=data, ruleset=ruleset, paper=paper))
         assert_numbered(filled, kind)
     if kind != "briefing":  # the briefing is always of a scenario
-        blank = read(render_sheet(kind, rules, ruleset=ruleset, paper=paper, fillable=False))
+        blank = read(printed_sheet(kind, rules, ruleset=ruleset, paper=paper, fillable=False))
         assert_numbered(blank, kind)
 
 

@@ -16,8 +16,9 @@ from pypdf.generic import BooleanObject
 from generator.generate.scenario import roll_scenario
 from generator.loading import Rules
 from generator.render.draw import FORM_FONT_NAME, subset_tag
-from generator.render.sheets import drawn_pdf, render_sheet, sheet_kinds
+from generator.render.sheets import drawn_pdf, sheet_kinds
 from tests.fullest import fillable_packet, fullest, fullest_packet, variants
+from tests.layouts import printed_sheet
 from tests.pdfs import read
 
 
@@ -89,7 +90,7 @@ def test_every_sheet_says_its_language_and_what_it_is(
     ruleset = "tactical" if "tactical" in sheet.rulesets else sheet.rulesets[0]
     # the fullest data, as the print check renders it (the session lays a sheet out once)
     data = fullest(kind, ruleset, rules) if variant != "blank" else None
-    reader = read(render_sheet(kind, rules, data=data, ruleset=ruleset))
+    reader = read(printed_sheet(kind, rules, data=data, ruleset=ruleset))
     assert reader.root_object.get("/Lang") == "en"
     assert displays_its_title(reader), "a viewer would show the file's name"
     assert reader.metadata is not None

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from generator.loading import Rules, load_rules
-from generator.render.sheets import render_sheet, sheet_kinds
+from generator.render.sheets import sheet_kinds
 from generator.render.words import player_words
 from generator.resources import resource_dir
 from tests.fullest import fullest, variants
+from tests.layouts import printed_sheet
 from tests.pdfs import MM, flat, page_text, read, runs
 
 GM_ONLY = {"gm-notes"}  # the one sheet for the GM: readings, sources and house tables belong there
@@ -105,7 +106,7 @@ def test_a_player_sheet_holds_no_program_words(
     rules: Rules, kind: str, ruleset: str, variant: str
 ) -> None:
     data = filled(rules, kind, ruleset) if variant == "filled" else None
-    text = flat(read(render_sheet(kind, rules, data=data, ruleset=ruleset)))
+    text = flat(read(printed_sheet(kind, rules, data=data, ruleset=ruleset)))
     assert len(text) > 200  # the sheet was read back
     assert program_words(rules, text, data) == {}
 
@@ -179,7 +180,7 @@ def test_no_page_on_letter_holds_only_a_line_or_two(
     of its own. Blank and at the fullest data, every page's words run at least LEAST_MM down
     the page (a cover's map, moved whole to its own page, is far more)."""
     data = fullest(kind, ruleset, rules) if variant == "fullest" else None
-    reader = read(render_sheet(kind, rules, data=data, ruleset=ruleset, paper="letter"))
+    reader = read(printed_sheet(kind, rules, data=data, ruleset=ruleset, paper="letter"))
     for number, page in enumerate(reader.pages, 1):
         ys = [run.y for run in runs(page)]
         assert (max(ys) - min(ys)) / MM >= LEAST_MM, (number, page_text(page)[:120])

@@ -18,6 +18,7 @@ from generator.render.sheets import cached_sheet_pdf, render_sheet, sheet_kinds
 from generator.render.words import table_title
 from generator.resolve import all_resolvers
 from generator.rulesets import ruleset_ids
+from tests.layouts import printed_sheet
 from tests.pdfs import extracted_text, read, squeeze
 from tests.test_player_words import table_ids
 
@@ -79,7 +80,7 @@ def test_the_notes_are_written_for_a_gm(rules: Rules, ruleset: str) -> None:
     """Table ids are the tables' titles; the project's notes file, the program's parameters
     and field names, and remarks on the sources' extraction are not there: a GM reads
     rulings in words. Every decision a resolver takes is printed (DECISIONS)."""
-    text = extracted_text(read(render_sheet("gm-notes", rules, ruleset=ruleset)))
+    text = extracted_text(read(printed_sheet("gm-notes", rules, ruleset=ruleset)))
     assert "Notes for the GM" in text
     assert table_ids(rules).findall(text) == []
     for word in ("rules-notes", "Params", "params "):

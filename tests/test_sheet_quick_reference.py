@@ -78,6 +78,23 @@ SAMPLES = {
         "1/0/0/0",
     ],
 }
+
+
+def a4_context(rules: Rules, ruleset: str) -> dict[str, Any]:
+    """The quick reference's context on A4 in colour. Finding its body size lays the sheet
+    out: that is done here as the session finds the sheet's layout facts and writes its PDF
+    (`layout_facts`), which the print check and the PDF tests below read, so that the layout
+    is not thrown away here and made again in another test process."""
+    layout_facts("quick-reference", rules, ruleset=ruleset, paper="a4")
+    return qr.context(rules, None, "a4", ruleset)
+
+
+def a4_html(rules: Rules, ruleset: str) -> str:
+    """The quick reference's HTML on A4 in colour, its size found as `a4_context` finds it."""
+    layout_facts("quick-reference", rules, ruleset=ruleset, paper="a4")
+    return sheet_html("quick-reference", rules, ruleset=ruleset, paper="a4")
+
+
 # ---------------------------------------------------------------- the layout spec
 
 
@@ -299,7 +316,7 @@ def test_percent() -> None:
 def test_house_tables_are_tagged_and_listed(rules: Rules, ruleset: str) -> None:
     """A house table of play is tagged on the quick reference, which says in one line what the
     tag means; the Notes for the GM list every house table with what it fills in."""
-    sheet = qr.context(rules, None, "a4", ruleset)
+    sheet = a4_context(rules, ruleset)
     house = [t for t in rules.rulesets[ruleset].tables.values() if t.house]
     assert house, "every ruleset has house set-up tables"
     played = {key for s in qr.layout_of(ruleset).sections if not s.gm for key in s.tables}
@@ -440,7 +457,7 @@ def test_a_table_prints_its_head_and_foot_captions(rules: Rules) -> None:
     assert block["col_title"] == "HITS ACHIEVED (Firing High at Rigging)"
     assert block["footer"] == "HITS ACHIEVED (Firing Low at Hull)"
     assert qr.block(rules.table("impulse.fire-checks"))["footer"] == ""
-    html = sheet_html("quick-reference", rules, ruleset="impulse")
+    html = a4_html(rules, "impulse")
     head, foot = html.index("(Firing High at Rigging)"), html.index("(Firing Low at Hull)")
     assert head < html.index("11H1R1C") < foot < html.index("Combat Results")
     assert html.rindex("<tfoot>", 0, foot) > html.index("11H1R1C")
@@ -487,13 +504,13 @@ def test_fitted_size_fills_a_page_it_cannot_save() -> None:
 def test_a_key_printed_as_a_table_is_not_printed_again_under_another(rules: Rules) -> None:
     """Impulse's source prints the H/R/C key under the Damage Effects Table and again as
     Combat Results: the sheet prints it once, as the table."""
-    sheet = qr.context(rules, None, "a4", "impulse")
+    sheet = a4_context(rules, "impulse")
     blocks = {b["id"]: b for s in sheet["sections"] for b in s["blocks"]}
     assert rules.table("impulse.damage-effects").notes  # the source's footnotes ...
     assert blocks["impulse.damage-effects"]["notes"] == []  # ... printed as Combat Results
     assert [i["text"] for i in blocks["impulse.combat-results"]["items"]][1] == "H= Hull Hits"
     for ruleset in RULESETS:
-        sheet = qr.context(rules, None, "a4", ruleset)
+        sheet = a4_context(rules, ruleset)
         items = {
             text
             for s in sheet["sections"]
@@ -520,9 +537,9 @@ def test_number_columns_are_marked_and_headings_capitalised(rules: Rules) -> Non
         and not qr_tables.is_number("N")
     )
     assert qr_tables.heading("from°") == "From°" and qr_tables.heading("1D10") == "1D10"
-    page = sheet_html("quick-reference", rules, ruleset="tactical", paper="a4")
+    page = a4_html(rules, "tactical")
     assert '<th class="n">From°</th>' in page
-    assert "<th>Odds</th>" in sheet_html("quick-reference", rules, ruleset="flob", paper="a4")
+    assert "<th>Odds</th>" in a4_html(rules, "flob")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
