@@ -26,12 +26,18 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = os.environ.get("QM_SCREENSHOTS")  # a folder to keep the screenshots in
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def need_chromium() -> str:
+    """Return Chromium's path; without it skip (one line), or fail in CI."""
     if CHROMIUM is None:
         if os.environ.get("CI"):
             pytest.fail("Chromium is missing in CI (apt-get install chromium)")
         pytest.skip("no Chromium here (Debian: apt-get install chromium)")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    need_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

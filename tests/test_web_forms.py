@@ -242,11 +242,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 def test_a_gm_fixes_a_bad_value_in_the_browser(tmp_path: Path) -> None:
-    pytest.importorskip("playwright")
-    from tests.test_web_browser import CHROMIUM, SHOTS
+    from tests.test_web_browser import SHOTS, need_chromium
 
-    if CHROMIUM is None:
-        pytest.skip("no Chromium here (Debian: apt-get install chromium)")
+    chromium = need_chromium()
     import threading
     import time
 
@@ -265,7 +263,7 @@ def test_a_gm_fixes_a_bad_value_in_the_browser(tmp_path: Path) -> None:
     with TestClient(app, base_url=url) as api:
         number = night(api)["id"]
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{url}/nights/{number}")
         page.locator("table.units a", has_text="Edit").first.click()
