@@ -251,3 +251,20 @@ with store.transaction() as db:
     db.execute("UPDATE scenarios SET title = 'After' WHERE id = ?", (int(sys.argv[2]),))
     os._exit(9)
 """
+
+
+def test_the_night_page_comes_at_once_and_its_pages_when_asked(client: TestClient) -> None:
+    number = made(client)["id"]
+    night = client.get(f"/nights/{number}")
+    assert night.status_code == 200
+    assert 'id="page-list"' in night.text and "pages/1.png" not in night.text
+    part = client.get(f"/nights/{number}/pages?paper=a4&part=1")
+    assert part.status_code == 200 and "<html" not in part.text
+    from generator.app.preview import page_count
+
+    pdf = client.get(f"/api/scenarios/{number}/packet.pdf?paper=a4").content
+    assert part.text.count("<img ") == page_count(pdf)
+    whole = client.get(f"/nights/{number}/pages?paper=a4")
+    assert "<html" in whole.text and whole.text.count("<img ") == page_count(pdf)
+    refused = client.get(f"/nights/{number}/pages?paper=a3")
+    assert refused.status_code == 400 and "a3" in refused.text

@@ -118,6 +118,18 @@ def test_a_gm_makes_a_game_night_sees_its_pages_and_prints_it(
     assert code == 0, err
     assert downloaded.read_bytes() == target.read_bytes()
 
+    # without JavaScript the print form leads to a page of the pages
+    plain = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
+    bare = plain.new_page()
+    bare.goto(page.url)
+    assert bare.locator("ol.pages img").count() == 0  # the night page answers before layout
+    bare.check("input[name=mono]")
+    bare.click("text=Show the pages")
+    assert "/pages?" in bare.url and "mono=1" in bare.url
+    assert bare.locator("ol.pages img").count() == count
+    shot(bare, "pages-no-js-1280")
+    plain.close()
+
     phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     small = phone.new_page()
     small.goto(page.url)

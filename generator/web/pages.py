@@ -162,7 +162,6 @@ async def night(request: Request) -> Response:
     saved = state_of(request).store.scenario(number)
     options = packet_options(request)
     query = _packet_query(options)
-    pages = await state_of(request).renderer.pages(saved, options)
     return render(
         request,
         "night.html.j2",
@@ -171,12 +170,32 @@ async def night(request: Request) -> Response:
         sides=sides_shown(saved),
         options=options,
         query=query,
-        pages=pages,
         unit_word=get_generator(saved.ruleset).unit_word,
         brought=files.brought(request),
         fleets=has_fleets(saved),
         forces=strength.night_forces(request, saved),
         units=forms.night_units(saved),
+    )
+
+
+async def night_pages(request: Request) -> Response:
+    """The packet's pages as thumbnails, with the print options: a page of its own (the
+    night page's print form leads here without JavaScript), or with ``part=1`` only the
+    list, which the night page's script puts in place. The night page itself answers at
+    once; laying the packet out waits for this."""
+    number = check_number(request.path_params["id"], "game night")
+    saved = state_of(request).store.scenario(number)
+    options = packet_options(request)
+    pages = await state_of(request).renderer.pages(saved, options)
+    template = "page_list.html.j2" if request.query_params.get("part") == "1" else "pages.html.j2"
+    return render(
+        request,
+        template,
+        title=f"{saved.title}: the pages",
+        night=saved,
+        options=options,
+        query=_packet_query(options),
+        pages=pages,
     )
 
 
@@ -206,6 +225,7 @@ ROUTES = [
     *files.routes(LENT),
     *batches.routes(LENT),
     Route("/nights/{id}", night, methods=["GET"]),
+    Route("/nights/{id}/pages", night_pages, methods=["GET"]),
     Route("/nights/{id}/delete", delete, methods=["POST"]),
     *forms.routes(LENT),
     *strength.routes(LENT),
