@@ -150,3 +150,22 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     out, err = capsys.readouterr()
     code = caught.value.code
     return (code if isinstance(code, int) else 0), out, err
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Chromium for the web app's browser tests, launched once per test process
+    (tests/web.py: skipped without it, failed in CI)."""
+    from tests.web import launched_browser
+
+    with launched_browser() as launched:
+        yield launched
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """The web app served on a free port, its game nights in `tmp_path` (tests/web.py)."""
+    from tests.web import running_server
+
+    with running_server(tmp_path / "data") as url:
+        yield url

@@ -22,7 +22,6 @@ from generator.app.saved import open_store
 from generator.web.batches import SECTION_WORDS
 from generator.web.server import create_app
 from tests.conftest import run
-from tests.test_web_browser import browser, server  # noqa: F401 (the browser and a server)
 
 BASE = "http://127.0.0.1:8765"
 
@@ -134,8 +133,8 @@ def test_a_batch_whose_process_is_gone_is_said_stopped(client: TestClient, tmp_p
 
 
 def test_a_gm_brings_in_a_fleet_and_follows_a_batch_in_the_browser(
-    browser: Any,  # noqa: F811 (the fixture imported above)
-    server: str,  # noqa: F811
+    browser: Any,
+    server: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:

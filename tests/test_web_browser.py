@@ -1,81 +1,18 @@
 """The web app in a real browser (Playwright driving Debian's Chromium): a GM makes a game
 night, sees its pages and downloads the packet, at a laptop's width and a phone's.
 
-Without Chromium these skip with one line; in CI (`CI` set) they fail instead, so they are
-never skipped there (.ci/run installs Chromium when it is missing).
+Without Chromium these skip with one line; in CI they fail instead (tests/web.py).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from generator.app.saved import open_store
-from generator.web.server import create_app
 from tests.conftest import run
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SHOTS = os.environ.get("QM_SCREENSHOTS")  # a folder to keep the screenshots in
-
-
-def need_chromium() -> str:
-    """Return Chromium's path; without it skip (one line), or fail in CI."""
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is missing in CI (apt-get install chromium)")
-        pytest.skip("no Chromium here (Debian: apt-get install chromium)")
-    return CHROMIUM
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    import uvicorn
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = create_app(open_store(tmp_path / "data"))
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not running.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the web app did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(10)
-
-
-def shot(page: Any, name: str) -> None:
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+from tests.web import shot
 
 
 def test_a_gm_makes_a_game_night_sees_its_pages_and_prints_it(

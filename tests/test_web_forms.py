@@ -8,7 +8,6 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -24,6 +23,7 @@ from generator.ruleset.tactical import class_ratings, effect_of
 from generator.rulesets import ruleset_ids
 from generator.schema import by_result
 from generator.web.server import create_app
+from tests.web import shot
 
 BASE = "http://127.0.0.1:8765"
 
@@ -35,7 +35,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         yield made
 
 
-def night(client: TestClient, ruleset: str = "convoy", seed: int = 7) -> dict[str, Any]:
+def night(client: Any, ruleset: str = "convoy", seed: int = 7) -> dict[str, Any]:
     answer = client.post("/api/scenarios", json={"ruleset": ruleset, "seed": seed})
     assert answer.status_code == 201, answer.text
     found: dict[str, Any] = answer.json()
@@ -237,59 +237,36 @@ def test_units_are_added_rolled_again_and_removed_from_a_seed(client: TestClient
     assert stored(client, duel["id"]) == kept
 
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+def test_a_gm_fixes_a_bad_value_in_the_browser(browser: Any, server: str) -> None:
+    import httpx2
 
-
-def test_a_gm_fixes_a_bad_value_in_the_browser(tmp_path: Path) -> None:
-    from tests.test_web_browser import SHOTS, need_chromium
-
-    chromium = need_chromium()
-    import threading
-    import time
-
-    import uvicorn
-    from playwright.sync_api import sync_playwright
-
-    app = create_app(open_store(tmp_path / "data"))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        assert thread.is_alive(), "the web app did not start"
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
-    with TestClient(app, base_url=url) as api:
+    url = server
+    with httpx2.Client(base_url=url) as api:  # the night made over HTTP, as a script would
         number = night(api)["id"]
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(f"{url}/nights/{number}")
-        page.locator("table.units a", has_text="Edit").first.click()
-        page.wait_for_selector("#unit-form")
-        page.fill("input[name=crew]", "99")
-        page.dispatch_event("input[name=crew]", "change")
-        problem = page.locator('.field-problem[data-for="crew"]')
-        problem.wait_for(state="visible")
-        assert "out of range 1..4" in problem.inner_text()  # live, nothing saved
-        page.click("text=Save the ship")
-        page.wait_for_selector('.field-problem[data-for="crew"]:not([hidden])')
-        assert "out of range 1..4" in problem.inner_text()  # refused by the server
-        if SHOTS:
-            page.screenshot(path=f"{SHOTS}/unit-problem-1280.png", full_page=True)
-            phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
-            phone.goto(page.url)
-            phone.fill("input[name=crew]", "99")
-            phone.dispatch_event("input[name=crew]", "change")
-            phone.wait_for_selector('.field-problem[data-for="crew"]:not([hidden])')
-            phone.screenshot(path=f"{SHOTS}/unit-problem-390.png", full_page=True)
-            assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-        page.fill("input[name=crew]", page.input_value("input[name='@crew']"))
-        page.fill("input[name=name]", "Zeemeeuw")
-        page.click("text=Save the ship")
-        page.wait_for_url(f"{url}/nights/{number}#units-0")
-        assert "Zeemeeuw" in page.inner_text("table.units")
-        browser.close()
-    server.should_exit = True
-    thread.join(10)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{url}/nights/{number}")
+    page.locator("table.units a", has_text="Edit").first.click()
+    page.wait_for_selector("#unit-form")
+    page.fill("input[name=crew]", "99")
+    page.dispatch_event("input[name=crew]", "change")
+    problem = page.locator('.field-problem[data-for="crew"]')
+    problem.wait_for(state="visible")
+    assert "out of range 1..4" in problem.inner_text()  # live, nothing saved
+    page.click("text=Save the ship")
+    page.wait_for_selector('.field-problem[data-for="crew"]:not([hidden])')
+    assert "out of range 1..4" in problem.inner_text()  # refused by the server
+    shot(page, "unit-problem-1280")
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone.goto(page.url)
+    phone.fill("input[name=crew]", "99")
+    phone.dispatch_event("input[name=crew]", "change")
+    phone.wait_for_selector('.field-problem[data-for="crew"]:not([hidden])')
+    shot(phone, "unit-problem-390")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.close()
+    page.fill("input[name=crew]", page.input_value("input[name='@crew']"))
+    page.fill("input[name=name]", "Zeemeeuw")
+    page.click("text=Save the ship")
+    page.wait_for_url(f"{url}/nights/{number}#units-0")
+    assert "Zeemeeuw" in page.inner_text("table.units")
+    page.close()

@@ -8,15 +8,8 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
-import shutil
-import socket
-import threading
-import time
-from collections.abc import Iterator
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -28,10 +21,9 @@ from generator.app.saved import open_store
 from generator.web.odds import MAX_SHOWN, QUESTION, dice_chart
 from generator.web.server import create_app
 from tests.conftest import run
+from tests.web import shot
 
 BASE = "http://127.0.0.1:8765"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SHOTS = os.environ.get("QM_SCREENSHOTS")  # a folder to keep the screenshots in
 
 
 @pytest.fixture(scope="module")
@@ -228,67 +220,27 @@ def test_no_resolver_input_is_named_like_the_page_s_own_words() -> None:
 # --- in a real browser ---------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is missing in CI (apt-get install chromium)")
-        pytest.skip("no Chromium here (Debian: apt-get install chromium)")
-    import uvicorn
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = create_app(open_store(tmp_path_factory.mktemp("odds-browser")))
-    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not running.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the web app did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(10)
-
-
-def shot(browser_page: Any, name: str) -> None:
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        browser_page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
-
-
-def test_a_gm_compares_dice_and_counts_a_rule_in_the_browser(served: str) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
-        try:
-            tab = browser.new_page(viewport={"width": 390, "height": 844})
-            tab.goto(served + "/odds")
-            tab.fill("input[name=expression]", "2d6+1")
-            tab.fill("input[name=vs]", "2d6")
-            tab.click("form.odds-dice button")
-            assert "55.63%" in tab.inner_text("table.versus")
-            assert tab.locator("svg.chart rect.bar").count() == 22
-            width = tab.evaluate("document.documentElement.scrollWidth")
-            assert width <= 390  # nothing wider than a phone
-            shot(tab, "odds-vs-390")
-            tab.fill("input[name=expression]", "2d")
-            tab.click("form.odds-dice button")
-            assert "expected the number of sides" in tab.inner_text(".problems")
-            assert tab.input_value("input[name=expression]") == "2d"
-            # choosing a rule shows its inputs at once (odds.js), then its odds
-            tab.select_option("select[name=resolver]", "flob.reloading")
-            tab.wait_for_selector("form.odds-inputs")
-            tab.click("form.odds-inputs button")
-            assert tab.locator("svg.outcomes text.outcome-label").count() >= 2
-            assert "The chance of each outcome" in tab.inner_text("#result")
-            shot(tab, "odds-resolved-390")
-        finally:
-            browser.close()
+def test_a_gm_compares_dice_and_counts_a_rule_in_the_browser(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    tab = context.new_page()
+    tab.goto(server + "/odds")
+    tab.fill("input[name=expression]", "2d6+1")
+    tab.fill("input[name=vs]", "2d6")
+    tab.click("form.odds-dice button")
+    assert "55.63%" in tab.inner_text("table.versus")
+    assert tab.locator("svg.chart rect.bar").count() == 22
+    width = tab.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing wider than a phone
+    shot(tab, "odds-vs-390")
+    tab.fill("input[name=expression]", "2d")
+    tab.click("form.odds-dice button")
+    assert "expected the number of sides" in tab.inner_text(".problems")
+    assert tab.input_value("input[name=expression]") == "2d"
+    # choosing a rule shows its inputs at once (odds.js), then its odds
+    tab.select_option("select[name=resolver]", "flob.reloading")
+    tab.wait_for_selector("form.odds-inputs")
+    tab.click("form.odds-inputs button")
+    assert tab.locator("svg.outcomes text.outcome-label").count() >= 2
+    assert "The chance of each outcome" in tab.inner_text("#result")
+    shot(tab, "odds-resolved-390")
+    context.close()
