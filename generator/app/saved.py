@@ -73,15 +73,6 @@ def change_game_night(
     return store.replace_scenario(number, dict(checked), version)
 
 
-def import_game_night(store: Store, raw: bytes, filename: str) -> Saved:
-    """Keep a scenario file the command line wrote (JSON or YAML, edited or not), checked as
-    `--from` checks it; messages name `filename` and its lines."""
-    name = Path(filename or "upload").name  # a name to quote, never a place on disk
-    doc = parse_yaml(raw, Path(name))
-    checked = scenarios.checked_generated(doc, load_rules(None), ("scenario",))[1]
-    return store.add_scenario(dict(checked))
-
-
 @dataclass(frozen=True)
 class PacketOptions:
     """How a game night's packet is printed (as `quartermaster packet`'s options)."""
@@ -140,7 +131,7 @@ def bring_in_file(
     store: Store, raw: bytes, filename: str, seed: int | None = None, listener: Listener = QUIET
 ) -> tuple[str, Saved]:
     """Keep a file the command line wrote, whichever it is, and say which it was
-    (``scenario`` or ``fleet``): a scenario is kept as it is (`import_game_night`); a fleet
+    (``scenario`` or ``fleet``): a scenario is kept as it is, checked as `--from` checks it; a fleet
     gets a game night made around it as ``quartermaster scenario RULESET --side FILE
     [--seed SEED]`` makes one (the other side rolled to meet it, balanced). Messages name
     `filename` and its lines.
