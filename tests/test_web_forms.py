@@ -226,9 +226,15 @@ def test_units_are_added_rolled_again_and_removed_from_a_seed(client: TestClient
     assert len(first["scenario"]["map"]["start"]["1"]) == len(after)  # a start hex each
 
     base = f"/nights/{one['id']}/units/1"
+    gone = after[0]["name"]
     removed = post(client, f"{base}/remove", [*form, ("unit", "0")])
     assert removed.status_code == 303
     assert len(stored(client, one["id"])["scenario"]["sides"][1]["ships"]) == len(before)
+    # the night page then says what was done, in words the app signed
+    said = client.get(removed.headers["location"]).text
+    assert f"Removed the ship {gone}." in said
+    forged = removed.headers["location"].replace("Removed", "Sank")
+    assert "Sank" not in client.get(forged).text
 
     duel = night(client, "duel", 5)
     kept = stored(client, duel["id"])

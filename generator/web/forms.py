@@ -67,6 +67,7 @@ from generator.schema import (
     schema_for,
 )
 from generator.web.files import Pages
+from generator.web.said import said_link
 from generator.web.state import state_of
 from generator.yamlfile import KeyPath
 
@@ -611,6 +612,14 @@ async def _changing(request: Request, change: Callable[[], UnitsChanged]) -> Uni
         raise CheckedProblems(lines, refused.located) from None
 
 
+def _after(request: Request, number: int, side: int, changed: UnitsChanged) -> str:
+    """Return where a change of units leads: the night page saying what was done (at the
+    words, above the sides), or at the side's units when there is nothing to say."""
+    if changed.said:
+        return said_link(request, number, changed.said)
+    return f"/nights/{number}#units-{side}"
+
+
 def _numbers(request: Request) -> tuple[int, int]:
     number = check_number(request.path_params["id"], "game night")
     side = check_number(request.path_params["side"], "side")
@@ -684,8 +693,9 @@ def routes(pages: Pages) -> list[Route]:
         seed = pages.whole(posted, "seed", "seed")
         version = pages.whole(posted, "version", "version")
         store = state_of(request).store
-        await _changing(request, lambda: add_unit(store, number, side, seed, version))
-        return RedirectResponse(f"/nights/{number}#units-{side}", status_code=303)
+        changed = await _changing(request, lambda: add_unit(store, number, side, seed, version))
+        link = _after(request, number, side, changed)
+        return RedirectResponse(link, status_code=303)
 
     def _unit(posted: Any) -> int:
         index = pages.whole(posted, "unit", "unit")
@@ -700,8 +710,11 @@ def routes(pages: Pages) -> list[Route]:
         seed = pages.whole(posted, "seed", "seed")
         version = pages.whole(posted, "version", "version")
         store = state_of(request).store
-        await _changing(request, lambda: roll_unit_again(store, number, side, index, seed, version))
-        return RedirectResponse(f"/nights/{number}#units-{side}", status_code=303)
+        changed = await _changing(
+            request, lambda: roll_unit_again(store, number, side, index, seed, version)
+        )
+        link = _after(request, number, side, changed)
+        return RedirectResponse(link, status_code=303)
 
     async def remove(request: Request) -> Response:
         posted = await pages.form(request)
@@ -709,8 +722,9 @@ def routes(pages: Pages) -> list[Route]:
         index = _unit(posted)
         version = pages.whole(posted, "version", "version")
         store = state_of(request).store
-        await _changing(request, lambda: remove_unit(store, number, side, index, version))
-        return RedirectResponse(f"/nights/{number}#units-{side}", status_code=303)
+        changed = await _changing(request, lambda: remove_unit(store, number, side, index, version))
+        link = _after(request, number, side, changed)
+        return RedirectResponse(link, status_code=303)
 
     base = "/nights/{id}/units/{side}"
     return [

@@ -7,18 +7,13 @@ Routes (docs/web.md): ``POST /nights/{id}/balance`` and ``POST /nights/{id}/side
 /api/scenarios/{id}/sides/{n}/build`` ``{"strength", "seed"?, "version"?}`` (the game night
 as GET gives it, plus ``"said": [...]``); `n` counts from 0 as a scenario's key paths do.
 
-What was done is said on the night page after the redirect by the link itself (``said=``
-lines), signed with the app's secret so that a link from elsewhere cannot put words in the
-page.
+What was done is said on the night page after the redirect (`generator.web.said`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 from typing import Any
-from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -38,32 +33,8 @@ from generator.errors import InputError
 from generator.generate.base import get_generator
 from generator.web.api import read_json, scenario_json
 from generator.web.files import Pages
+from generator.web.said import said_link, said_on_page
 from generator.web.state import state_of
-
-#: the most lines of words a redirect carries to the night page
-MOST_SAID = 4
-
-
-def _sign(request: Request, lines: list[str]) -> str:
-    secret = state_of(request).secret.encode()
-    text = "\n".join(lines).encode()
-    return hmac.new(secret, b"said:" + text, hashlib.sha256).hexdigest()[:32]
-
-
-def said_link(request: Request, number: int, lines: list[str]) -> str:
-    """Return the night page's link that says `lines` (signed), at the sides."""
-    lines = lines[:MOST_SAID]
-    query = urlencode([*(("said", line) for line in lines), ("sig", _sign(request, lines))])
-    return f"/nights/{number}?{query}#forces"
-
-
-def said_on_page(request: Request) -> list[str]:
-    """Return the lines the night page's link says, if the app signed them (else none)."""
-    lines = request.query_params.getlist("said")[:MOST_SAID]
-    sig = request.query_params.get("sig", "")
-    if not lines or not hmac.compare_digest(sig, _sign(request, lines)):
-        return []
-    return lines
 
 
 def night_forces(request: Request, saved: Saved) -> dict[str, Any]:
