@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -268,3 +269,53 @@ def test_the_night_page_comes_at_once_and_its_pages_when_asked(client: TestClien
     assert "<html" in whole.text and whole.text.count("<img ") == page_count(pdf)
     refused = client.get(f"/nights/{number}/pages?paper=a3")
     assert refused.status_code == 400 and "a3" in refused.text
+
+
+def test_serve_prints_its_link_and_away_from_this_machine_a_key(tmp_path: Path) -> None:
+    """`quartermaster serve` as a GM starts it: the link it prints opens the app; bound to
+    every address, the link carries a key and a request without it is refused."""
+    import socket
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    for host in ("127.0.0.1", "0.0.0.0"):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        command = ["serve", "--no-browser", "--host", host, "--port", str(port)]
+        served = subprocess.Popen(
+            [sys.executable, "-m", "generator", *command, "--data", str(tmp_path / host)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert served.stdout is not None
+            said = served.stdout.readline()
+            link = said.split(" is at ", 1)[1].split()[0]
+            assert (tmp_path / host / DATABASE).name in said
+            local = link.replace("0.0.0.0", "127.0.0.1").replace("localhost", "127.0.0.1")
+            # a browser keeps the cookie the key's link sets
+            browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+            for _ in range(200):  # the link is printed just before uvicorn listens
+                try:
+                    with browser.open(local, timeout=5) as answer:
+                        assert answer.status == 200 and "Game nights" in answer.read().decode()
+                        break
+                except urllib.error.HTTPError:
+                    raise
+                except urllib.error.URLError:
+                    time.sleep(0.05)
+            else:
+                raise AssertionError(f"{local} never answered")
+            if host == "0.0.0.0":
+                assert "?key=" in link
+                with pytest.raises(urllib.error.HTTPError, match="401"):
+                    urllib.request.urlopen(local.split("?")[0], timeout=5)
+            else:
+                assert "key" not in link
+        finally:
+            served.terminate()
+            served.wait(10)
