@@ -192,15 +192,28 @@ def load_rules(house_rules: Path | None = None, directory: Path | None = None) -
     Raises:
         DataError: listing every problem found, one line each.
     """
-    rulesets, names = _builtin((directory or data_dir()).resolve())
-    house_files: tuple[str, ...] = ()
-    if house_rules is not None:
-        problems = Problems()
-        rulesets = _apply_house_rules(house_rules, rulesets, problems)
-        if problems:
-            raise DataError(problems.messages)
-        house_files = (str(house_rules),)
-    rules = Rules(rulesets=freeze(rulesets), names=names, house_files=house_files)
+    source = (directory or data_dir()).resolve()
+    if house_rules is None:
+        return _builtin_rules(source)
+    rulesets, names = _builtin(source)
+    problems = Problems()
+    rulesets = _apply_house_rules(house_rules, rulesets, problems)
+    if problems:
+        raise DataError(problems.messages)
+    return _checked(Rules(rulesets=freeze(rulesets), names=names, house_files=(str(house_rules),)))
+
+
+@cache
+def _builtin_rules(directory: Path) -> Rules:
+    """The rules as the data files give them, checked and made once per process: they are
+    frozen, so every use (each request of a long-running web app) shares them and what has
+    been worked out from them (`generator.schema.context` keeps that per rules object)."""
+    rulesets, names = _builtin(directory)
+    return _checked(Rules(rulesets=freeze(rulesets), names=names, house_files=()))
+
+
+def _checked(rules: Rules) -> Rules:
+    """Return `rules` once the references across its tables are checked."""
     problems = Problems()
     _check_references(rules, problems)
     if problems:
