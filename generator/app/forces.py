@@ -15,7 +15,7 @@ from generator.app.generated import seed_or_fresh
 from generator.app.inputs import load_rules
 from generator.app.requests import QUIET, Listener
 from generator.app.saved import change_game_night
-from generator.app.store import Conflict, Saved, Store
+from generator.app.store import Saved, Store
 from generator.errors import InputError
 from generator.generate.building import Changed, balance_sides, build_side
 from generator.ruleset.model import Scenario
@@ -58,7 +58,7 @@ def balance_game_night(
         InputError: no such game night or side; `Conflict` for a stale `version`.
         CheckedProblems: the changed scenario fails its schema (nothing is kept).
     """
-    saved = _current(store, number, version)
+    saved = store.scenario_at(number, version)
     chosen = seed_or_fresh(seed, listener)
     changed = balance_sides(load_rules(None), _scenario(saved), side, chosen)
     return _keep(store, saved, changed, listener)
@@ -84,7 +84,7 @@ def build_game_night(
             reach; `Conflict` for a stale `version`.
         CheckedProblems: the changed scenario fails its schema (nothing is kept).
     """
-    saved = _current(store, number, version)
+    saved = store.scenario_at(number, version)
     check_strength(strength)
     chosen = seed_or_fresh(seed, listener)
     changed = build_side(load_rules(None), _scenario(saved), side, strength, chosen)
@@ -105,18 +105,6 @@ def read_strength(text: str) -> float:
     except ValueError:
         raise InputError(f"strength {text.strip()[:20]!r}: a number, e.g. 15") from None
     return check_strength(found)
-
-
-def _current(store: Store, number: int, version: int | None) -> Saved:
-    """Return game night `number`, refused before any roll when `version` is not the one
-    stored (the page the change was asked from is out of date), as a write refuses it."""
-    saved = store.scenario(number)
-    if version is not None and version != saved.version:
-        raise Conflict(
-            f"game night {number} was changed elsewhere (version {saved.version}, not "
-            f"{version}): reload it"
-        )
-    return saved
 
 
 def _scenario(saved: Saved) -> Scenario:

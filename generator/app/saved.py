@@ -25,7 +25,7 @@ from generator.app.requests import (
     PrintOptions,
     ScenarioRequest,
 )
-from generator.app.store import Conflict, NotFound, Saved, Store, data_dir
+from generator.app.store import NotFound, Saved, Store, data_dir
 from generator.errors import CheckedProblems, InputError
 from generator.generate import scenario as scenarios
 from generator.generate.base import get_generator
@@ -395,7 +395,7 @@ def add_unit(
         InputError: no such side, a side at the most units there may be; `Conflict`.
         CheckedProblems: the changed scenario fails its schema (nothing is kept).
     """
-    saved = _current(store, number, version)
+    saved = store.scenario_at(number, version)
     chosen = seed_or_fresh(seed, listener)
     units = list(_side_of(saved, side).get(units_key(saved.ruleset), []))
     if len(units) >= MAX_SHIPS:
@@ -417,7 +417,7 @@ def remove_unit(
         CheckedProblems: the scenario without it fails its schema (the last unit of a
             side, a fleet's flagship ...): nothing is kept.
     """
-    saved = _current(store, number, version)
+    saved = store.scenario_at(number, version)
     gone = unit_in(saved, side, index)
     units = list(_side_of(saved, side).get(units_key(saved.ruleset), []))
     del units[index]
@@ -437,7 +437,7 @@ def roll_unit_again(
     the side from `seed` (a fresh one, noted, when None), one in the same place in its side
     (`PLACE_KEYS`), its derived values worked out for this side; checked whole, kept in one
     transaction."""
-    saved = _current(store, number, version)
+    saved = store.scenario_at(number, version)
     old = unit_in(saved, side, index)
     chosen = seed_or_fresh(seed, listener)
     wanted = {key: old[key] for key in PLACE_KEYS if key in old}
@@ -448,17 +448,6 @@ def roll_unit_again(
     units[index] = unit
     said = [f"Rolled {_named(saved, old)} again from seed {chosen}: {_named(saved, unit)}."]
     return _keep_units(store, saved, side, units, said)
-
-
-def _current(store: Store, number: int, version: int | None) -> Saved:
-    """Return game night `number`, refused before any roll when `version` is stale."""
-    saved = store.scenario(number)
-    if version is not None and version != saved.version:
-        raise Conflict(
-            f"game night {number} was changed elsewhere (version {saved.version}, not "
-            f"{version}): reload it"
-        )
-    return saved
 
 
 def _side_of(saved: Saved, side: int) -> dict[str, Any]:

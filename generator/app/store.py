@@ -149,6 +149,14 @@ class Store:
             raise NotFound(f"game night {number}: there is no such game night")
         return Saved(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6])
 
+    def scenario_at(self, number: int, version: int | None) -> Saved:
+        """Return game night `number`, refused (`Conflict`) when `version` is given and is
+        not the stored one: the page a change was asked from is out of date."""
+        saved = self.scenario(number)
+        if version is not None and version != saved.version:
+            raise stale(number, saved.version, version)
+        return saved
+
     def scenarios(self) -> list[Saved]:
         """Return every saved game night, the one changed last first."""
         rows = self._db.execute(
@@ -166,10 +174,7 @@ class Store:
             if row is None:
                 raise NotFound(f"game night {number}: there is no such game night")
             if version is not None and row[0] != version:
-                raise Conflict(
-                    f"game night {number} was changed elsewhere (version {row[0]}, "
-                    f"not {version}): reload it"
-                )
+                raise stale(number, row[0], version)
             db.execute(
                 "UPDATE scenarios SET ruleset = ?, title = ?, seed = ?, data = ?, "
                 "version = version + 1, updated = ? WHERE id = ?",
@@ -194,6 +199,13 @@ class NotFound(InputError):
 
 class Conflict(InputError):
     """A write made against a version that is no longer the stored one (HTTP 409)."""
+
+
+def stale(number: int, stored: int, asked: int) -> Conflict:
+    """Return the refusal of a change made against version `asked` of game night `number`."""
+    return Conflict(
+        f"game night {number} was changed elsewhere (version {stored}, not {asked}): reload it"
+    )
 
 
 def _summary(scenario: dict[str, Any]) -> tuple[str, str, int | None]:

@@ -15,6 +15,7 @@ from typing import Any
 from generator.dice import roll
 from generator.errors import CheckedProblems
 from generator.loading import Rules, thaw
+from generator.loading.problems import describe_path
 from generator.lookup import lookup
 from generator.resolve import ResolveInputError, get_resolver, parse_inputs
 from generator.resolve.engine import run
@@ -164,7 +165,7 @@ class Checker:
 
     def fail(self, path: KeyPath, message: str) -> None:
         line = self.doc.line(path)
-        where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
+        where = describe_path(path)
         location = f"{self.doc.path}:{line}" if line else str(self.doc.path)
         self.problems.append(f"{location}: {where or 'top level'}: {message}")
         self.located.append((where, message))

@@ -48,6 +48,7 @@ from generator.app.store import Saved
 from generator.errors import CheckedProblems, InputError
 from generator.generate.base import get_generator
 from generator.generate.common import MAX_SHIPS
+from generator.loading.problems import describe_path
 from generator.schema import (
     OVERRIDE,
     Choice,
@@ -76,11 +77,6 @@ SHOWN = "@"
 # keys shown but not edited: a die roll the generator recorded (the result it gave is the
 # GM's to change; the roll stays as it fell, and the schema does not tie one to the other)
 RECORDED = frozenset({"roll"})
-
-
-def path_name(path: KeyPath) -> str:
-    """Return a key path as a field's name and a problem's path write it: ``traits[0].roll``."""
-    return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
 
 
 #: a key whose name is the file's word, not the GM's
@@ -182,7 +178,7 @@ class FormMaker:
 
     def record(self, record: Record, value: Any, path: KeyPath, label: str) -> Entry:
         values = value if isinstance(value, dict) else {}
-        group = Entry("group", path_name(path), label)
+        group = Entry("group", describe_path(path), label)
         for key, entry in self.ctx.get(record.fields).items():
             if _left_off(key, entry.required, entry.node, values):
                 continue
@@ -193,7 +189,7 @@ class FormMaker:
         return group
 
     def node(self, node: Node, value: Any, path: KeyPath, label: str, required: bool) -> Entry:
-        name = path_name(path)
+        name = describe_path(path)
         key = path[-1]
         if isinstance(node, Maybe):
             entry = self.node(node.node, value, path, label, False)
@@ -228,7 +224,7 @@ class FormMaker:
         return entry
 
     def items(self, node: Items, value: Any, path: KeyPath, label: str, required: bool) -> Entry:
-        name = path_name(path)
+        name = describe_path(path)
         values = value if isinstance(value, list) else []
         inner = node.of
         if isinstance(inner, Record | Variant):
@@ -319,7 +315,7 @@ class FormReader:
         return made
 
     def node(self, node: Node, old: Any, path: KeyPath) -> Any:
-        name = path_name(path)
+        name = describe_path(path)
         if isinstance(node, Maybe):
             value = self.node(node.node, old, path)
             return None if value is _LEFT_OUT else value
@@ -352,7 +348,7 @@ class FormReader:
         inner = node.of
         if isinstance(inner, Record | Variant):
             return [self.node(inner, item, (*path, i)) for i, item in enumerate(olds)]
-        name = path_name(path)
+        name = describe_path(path)
         if isinstance(inner, Choice):
             ticked = set(self.fields.get(name, []))
             return [o for o in self.ctx.get(inner.options) if _text(o) in ticked]
@@ -428,7 +424,7 @@ def _derived_paths(saved: Saved, side: int, unit: dict[str, Any]) -> dict[str, K
     """Return the fields the rules derive for `unit` (whatever its override says), by name."""
     side_data = saved.scenario["sides"][side]
     found = derived_values(saved.ruleset, side_data, {**unit, OVERRIDE: []})
-    return {path_name(path): path for path in found}
+    return {describe_path(path): path for path in found}
 
 
 def _at(value: Any, path: KeyPath) -> Any:
