@@ -193,9 +193,9 @@ def load_rules(house_rules: Path | None = None, directory: Path | None = None) -
         DataError: listing every problem found, one line each.
     """
     source = (directory or data_dir()).resolve()
-    if house_rules is None:
-        return _builtin_rules(source)
     rulesets, names = _builtin(source)
+    if house_rules is None:
+        return _builtin_rules(rulesets, names)
     problems = Problems()
     rulesets = _apply_house_rules(house_rules, rulesets, problems)
     if problems:
@@ -203,13 +203,20 @@ def load_rules(house_rules: Path | None = None, directory: Path | None = None) -
     return _checked(Rules(rulesets=freeze(rulesets), names=names, house_files=(str(house_rules),)))
 
 
-@cache
-def _builtin_rules(directory: Path) -> Rules:
-    """The rules as the data files give them, checked and made once per process: they are
-    frozen, so every use (each request of a long-running web app) shares them and what has
-    been worked out from them (`generator.schema.context` keeps that per rules object)."""
-    rulesets, names = _builtin(directory)
-    return _checked(Rules(rulesets=freeze(rulesets), names=names, house_files=()))
+# the rules made from the built-in data `_builtin` last gave, by that data's identity
+_BUILT: list[tuple[object, Rules]] = []
+
+
+def _builtin_rules(rulesets: dict[str, Ruleset], names: NameLists | None) -> Rules:
+    """The rules as the data files give them, checked and made once for each load of the
+    files (`_builtin`: once per process): they are frozen, so every use (each request of a
+    long-running web app) shares them and what has been worked out from them
+    (`generator.schema.context` keeps that per rules object)."""
+    if _BUILT and _BUILT[0][0] is rulesets:
+        return _BUILT[0][1]
+    rules = _checked(Rules(rulesets=freeze(rulesets), names=names, house_files=()))
+    _BUILT[:] = [(rulesets, rules)]
+    return rules
 
 
 def _checked(rules: Rules) -> Rules:
