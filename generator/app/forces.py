@@ -1,6 +1,7 @@
 """A kept game night's forces changed whole: balance the sides, or build one side to a
 strength, by the ruleset's own generator (`generator.generate.building`), each change
-checked whole by the schema and kept in one transaction (`change_game_night`).
+checked whole by the schema and kept in one transaction (`change_game_night`), by the
+game night's rules (its house rules, if it keeps any: `night_rules`).
 
 Sides are numbered from 0, as a scenario's key paths number them (``sides[1]``).
 """
@@ -12,9 +13,8 @@ from dataclasses import dataclass
 from typing import cast
 
 from generator.app.generated import seed_or_fresh
-from generator.app.inputs import load_rules
 from generator.app.requests import QUIET, Listener
-from generator.app.saved import change_game_night
+from generator.app.saved import change_game_night, night_rules
 from generator.app.store import Saved, Store
 from generator.errors import InputError
 from generator.generate.building import Changed, balance_sides, build_side
@@ -60,7 +60,7 @@ def balance_game_night(
     """
     saved = store.scenario_at(number, version)
     chosen = seed_or_fresh(seed, listener)
-    changed = balance_sides(load_rules(None), _scenario(saved), side, chosen)
+    changed = balance_sides(night_rules(saved), _scenario(saved), side, chosen)
     return _keep(store, saved, changed, listener)
 
 
@@ -87,7 +87,7 @@ def build_game_night(
     saved = store.scenario_at(number, version)
     check_strength(strength)
     chosen = seed_or_fresh(seed, listener)
-    changed = build_side(load_rules(None), _scenario(saved), side, strength, chosen)
+    changed = build_side(night_rules(saved), _scenario(saved), side, strength, chosen)
     return _keep(store, saved, changed, listener)
 
 

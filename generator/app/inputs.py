@@ -11,7 +11,7 @@ from pathlib import Path
 
 from generator import loading
 from generator.errors import InputError
-from generator.loading import Rules, Ruleset
+from generator.loading import HouseRules, Rules, Ruleset
 from generator.suggest import unknown
 
 # files people hand over by mistake, by how they start (a stray control character in a
@@ -48,9 +48,21 @@ def check_input(path: Path | None, option: str, takes: str) -> None:
             raise InputError(f"{path}: this is {what}; {option} takes {takes}")
 
 
-def load_rules(rules_file: Path | None) -> Rules:
-    """Return the rules, with the house rules in `rules_file` (checked first) if given."""
-    check_input(rules_file, "--rules", RULES_FILE)
+def check_house_rules(house: HouseRules) -> None:
+    """Refuse house rules in hand (an upload) that are plainly not a text file, as
+    `check_input` refuses a file on disk, naming the file."""
+    for magic, what in NOT_TEXT.items():
+        if house.raw.startswith(magic):
+            raise InputError(f"{house.name}: this is {what}, not {RULES_FILE}")
+
+
+def load_rules(rules_file: Path | HouseRules | None) -> Rules:
+    """Return the rules, with the house rules in `rules_file` (checked first) if given:
+    a file on disk (``--rules``) or one in hand (a game night's)."""
+    if isinstance(rules_file, HouseRules):
+        check_house_rules(rules_file)
+    else:
+        check_input(rules_file, "--rules", RULES_FILE)
     return loading.load_rules(rules_file)
 
 

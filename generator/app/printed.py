@@ -124,12 +124,11 @@ def _plan_packet(request: PacketRequest, listener: Listener) -> _Planned:
             )
         if request.from_file is None:
             assert request.scenario is not None
-            check_output(request.output, request.force, "pdf", (request.rules_file,))
+            check_output(request.output, request.force, "pdf", _inputs(request))
             scenario = scenarios.checked_scenario(rules, request.scenario, ruleset)
         else:
             check_input(request.from_file, "--from", SCENARIO_FILE)
-            inputs = (request.from_file, request.rules_file)
-            check_output(request.output, request.force, "pdf", inputs)
+            check_output(request.output, request.force, "pdf", _inputs(request))
             # without a RULESET, the file says which it is
             scenario = scenarios.read_scenario(request.from_file, rules, ruleset)
         ruleset = str(scenario["ruleset"])
@@ -137,7 +136,7 @@ def _plan_packet(request: PacketRequest, listener: Listener) -> _Planned:
         ruleset = ruleset or default_ruleset()
         order = read_order(request.order)
         scenarios.check_order(rules, ruleset, order)
-        check_output(request.output, request.force, "pdf", (request.rules_file,))
+        check_output(request.output, request.force, "pdf", _inputs(request))
         scenario = roll_scenario(rules, ruleset, request.seed, order, listener)
     say_uneven(scenario, listener)
     if request.title is not None:
@@ -194,7 +193,9 @@ def write_packet(request: PacketRequest, listener: Listener = QUIET) -> list[Pdf
 
 
 def _inputs(request: PacketRequest | SheetRequest) -> tuple[Path | None, ...]:
-    return (request.from_file, request.rules_file)
+    """Return the files on disk `request` reads (house rules in hand are none)."""
+    rules_file = request.rules_file if isinstance(request.rules_file, Path) else None
+    return (request.from_file, rules_file)
 
 
 # --- sheets -------------------------------------------------------------------------------

@@ -13,7 +13,10 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the dice commands import this module: no rules loaded for them
+    from generator.loading import HouseRules
 
 
 def fresh_seed() -> int:
@@ -153,6 +156,7 @@ class PacketRequest:
         output: where to write the packet; None: output/packet-RULESET-SEED[...].pdf.
         scenario: a scenario already in hand (a game night the web app keeps), checked
             and printed as `from_file` would be from a file holding it.
+        rules_file: a house-rules file on disk, or in hand (a game night's house rules).
     """
 
     ruleset: str | None = None
@@ -165,7 +169,7 @@ class PacketRequest:
     title: str | None = None
     printing: PrintOptions = PrintOptions()
     handouts: bool = False
-    rules_file: Path | None = None
+    rules_file: Path | HouseRules | None = None
     output: Path | None = None
     force: bool = False
 

@@ -2,6 +2,9 @@
 scenario` makes a scenario, changed only when the whole scenario passes its schema, brought
 in from the files the command line writes, and printed as `quartermaster packet --from` a
 file holding the same scenario prints it (the same bytes).
+
+A game night may keep a house-rules file (``--rules``) as it was uploaded: everything done
+with it (rolls, checks, derived values, the packet) follows its rules (`night_rules`).
 """
 
 from __future__ import annotations
@@ -9,13 +12,13 @@ from __future__ import annotations
 import copy
 import io
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from generator.app.checks import read_order, say_uneven
-from generator.app.generated import Generated, make_scenario, seed_or_fresh
-from generator.app.inputs import NOT_TEXT, load_rules
+from generator.app.generated import Generated, roll_scenario, seed_or_fresh
+from generator.app.inputs import NOT_TEXT, check_ruleset, load_rules
 from generator.app.printed import PdfFile, make_packet
 from generator.app.requests import (
     QUIET,
@@ -26,12 +29,13 @@ from generator.app.requests import (
     ScenarioRequest,
 )
 from generator.app.store import NotFound, Saved, Store, data_dir
-from generator.errors import CheckedProblems, InputError
+from generator.errors import CheckedProblems, DataError, InputError
 from generator.generate import scenario as scenarios
 from generator.generate.base import get_generator
 from generator.generate.building import roll_side_again, with_side
 from generator.generate.common import MAX_SHIPS, Checker
 from generator.generate.scenario import BALANCE_TOLERANCE
+from generator.loading import HouseRules, Rules
 from generator.ruleset.model import Force, Scenario, Side, units_of
 from generator.schema import (
     OVERRIDE,
@@ -50,27 +54,149 @@ def open_store(folder: Path | None = None) -> Store:
     return Store(folder if folder is not None else data_dir())
 
 
-def new_game_night(store: Store, request: ScenarioRequest, listener: Listener = QUIET) -> Saved:
-    """Roll a scenario as `quartermaster scenario` does with the same options, and keep it."""
-    made = make_scenario(replace(request, output=None, from_file=None, sides=()), listener)
-    return store.add_scenario(dict(made.data))
+def night_rules(saved: Saved) -> Rules:
+    """Return the rules game night `saved` is played by: the built-in ones with its house
+    rules applied, if it keeps any (made once for the same file: `load_rules`).
+
+    Raises:
+        DataError: its house rules no longer load (every problem, naming the file).
+    """
+    return load_rules(saved.house_rules)
+
+
+#: the longest name a house-rules file is kept under
+HOUSE_NAME_LENGTH = 100
+
+
+def read_house_rules(raw: bytes, filename: str) -> HouseRules:
+    """Return an uploaded house-rules file, named by `filename`'s last part, once its
+    tables are checked as ``--rules FILE`` checks a file (the rules made are kept for reuse).
+
+    Raises:
+        InputError: not a text file (a PDF ...), naming it.
+        DataError: every problem, each naming the file by its name and line.
+    """
+    name = Path(filename).name[-HOUSE_NAME_LENGTH:] or "house-rules.yaml"
+    house = HouseRules(name, raw)
+    load_rules(house)
+    return house
+
+
+def new_game_night(
+    store: Store,
+    request: ScenarioRequest,
+    listener: Listener = QUIET,
+    house: HouseRules | None = None,
+) -> Saved:
+    """Roll a scenario as `quartermaster scenario [--rules FILE]` does with the same
+    options, and keep it, with the house rules `house` it was rolled by."""
+    rules = load_rules(house)
+    ruleset = request.ruleset
+    check_ruleset(rules, ruleset)
+    order = read_order(request.order)
+    scenarios.check_order(rules, ruleset, order)
+    scenario = roll_scenario(rules, ruleset, request.seed, order, listener)
+    say_uneven(scenario, listener)
+    return store.add_scenario(dict(scenario), house)
 
 
 def change_game_night(
     store: Store, number: int, scenario: Any, version: int | None = None
 ) -> Saved:
     """Replace game night `number`'s scenario with `scenario`, checked whole by its
-    ruleset's schema first; with `version`, only if nobody changed it since.
+    ruleset's schema (and its house rules) first; with `version`, only if nobody changed it
+    since.
 
     Raises:
         CheckedProblems: every problem, each with its key path; nothing is stored.
         Conflict: `version` is no longer the stored one; nothing is stored.
     """
-    store.scenario(number)  # a game night there is (NotFound before any check)
+    saved = store.scenario(number)  # a game night there is (NotFound before any check)
     checked = scenarios.checked_scenario(
-        load_rules(None), scenario, None, name=f"game night {number}"
+        night_rules(saved), scenario, None, name=f"game night {number}"
     )
     return store.replace_scenario(number, dict(checked), version)
+
+
+def change_house_rules(
+    store: Store, number: int, house: HouseRules | None, version: int | None = None
+) -> Saved:
+    """Make game night `number` played by the house rules `house` (None: the built-in
+    ones): the values the rules derive of every unit worked out again by them (those its
+    ``override`` keeps stay), the balance too, the scenario checked whole by them, and
+    both kept in one transaction; with `version`, only if nobody changed it since.
+
+    Raises:
+        DataError: `house` does not load (every problem, naming the file and line).
+        CheckedProblems: the scenario fails the new rules (a result their tables do
+            not have ...); nothing is stored.
+        Conflict: `version` is no longer the stored one; nothing is stored.
+    """
+    saved = store.scenario_at(number, version)
+    rules = load_rules(house)
+    scenario = copy.deepcopy(saved.scenario)
+    key = units_key(saved.ruleset)
+    for side in scenario.get("sides", []):
+        if isinstance(side, dict) and isinstance(side.get(key), list):
+            side[key] = [
+                with_derived(saved.ruleset, side, unit, rules=rules)
+                if isinstance(unit, dict)
+                else unit
+                for unit in side[key]
+            ]
+    _rebalance(saved.ruleset, scenario)
+    checked = scenarios.checked_scenario(rules, scenario, None, name=f"game night {number}")
+    return store.set_house_rules(number, house, saved.version, dict(checked))
+
+
+@dataclass(frozen=True)
+class HouseRulesShown:
+    """What a game night's page says of its house rules.
+
+    Attributes:
+        name: the file's name, as uploaded.
+        size: its bytes.
+        tables: the titles of the built-in tables its tables replace.
+        problems: why it no longer loads (an upgrade changed the built-in tables): then
+            nothing can be rolled, checked or printed until it is replaced or removed.
+    """
+
+    name: str
+    size: int
+    tables: list[str]
+    problems: list[str]
+
+
+def house_rules_shown(saved: Saved) -> HouseRulesShown | None:
+    """Return what game night `saved`'s page says of its house rules (None: it has none)."""
+    house = saved.house_rules
+    if house is None:
+        return None
+    try:
+        rules = night_rules(saved)
+    except DataError as exc:
+        return HouseRulesShown(house.name, len(house.raw), [], list(exc.problems))
+    builtin = load_rules(None)
+    tables = [
+        f"{builtin.rulesets[table.ruleset].title}: {table.title}"
+        for table in rules.all_tables()
+        if table is not builtin.table(table.id)
+    ]
+    return HouseRulesShown(house.name, len(house.raw), tables, [])
+
+
+def house_rules_file_name(saved: Saved) -> str:
+    """Return the name game night `saved`'s house-rules file is offered under: its own,
+    made of letters, digits, dots, dashes and underscores (a header quotes it)."""
+    name = saved.house_rules.name if saved.house_rules is not None else ""
+    kept = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in name)
+    return kept.strip("._") or "house-rules.yaml"
+
+
+def ruleset_titles() -> dict[str, str]:
+    """Return each ruleset's id and title (a new game night's choice)."""
+    rules = load_rules(None)
+    return {ruleset_id: ruleset.title for ruleset_id, ruleset in rules.rulesets.items()}
 
 
 @dataclass(frozen=True)
@@ -87,13 +213,15 @@ def game_night_packet(
     saved: Saved, options: PacketOptions = PacketOptions(), listener: Listener = QUIET
 ) -> list[PdfFile]:
     """Return the packet (and, when asked, the handouts) of a kept game night: the bytes
-    `quartermaster packet --from FILE` makes from a file holding its scenario."""
+    `quartermaster packet --from FILE [--rules HOUSE]` makes from a file holding its
+    scenario (and one holding its house rules)."""
     request = PacketRequest(
         scenario=saved.scenario,
         printing=options.printing,
         without=options.without,
         spares=options.spares,
         handouts=options.handouts,
+        rules_file=saved.house_rules,
     )
     return make_packet(request, listener)
 
@@ -128,13 +256,18 @@ GAME_FILE = (
 
 
 def bring_in_file(
-    store: Store, raw: bytes, filename: str, seed: int | None = None, listener: Listener = QUIET
+    store: Store,
+    raw: bytes,
+    filename: str,
+    seed: int | None = None,
+    listener: Listener = QUIET,
+    house: HouseRules | None = None,
 ) -> tuple[str, Saved]:
     """Keep a file the command line wrote, whichever it is, and say which it was
     (``scenario`` or ``fleet``): a scenario is kept as it is, checked as `--from` checks it; a fleet
     gets a game night made around it as ``quartermaster scenario RULESET --side FILE
-    [--seed SEED]`` makes one (the other side rolled to meet it, balanced). Messages name
-    `filename` and its lines.
+    [--seed SEED]`` makes one (the other side rolled to meet it, balanced); either played
+    by the house rules `house` (``--rules``). Messages name `filename` and its lines.
 
     Raises:
         InputError: not such a file, or a `seed` given with a scenario (it has its own).
@@ -145,7 +278,7 @@ def bring_in_file(
         if raw.startswith(magic):
             raise InputError(f"{name}: this is {what}; bring in {GAME_FILE}")
     doc = parse_yaml(raw, Path(name))
-    rules = load_rules(None)
+    rules = load_rules(house)
     found = scenarios.identify(doc.data, sorted(rules.rulesets))[0]
     if found not in ("scenario", "fleet"):
         what = "not a file Quartermaster wrote" if found == "unknown" else f"a {found} file"
@@ -154,7 +287,7 @@ def bring_in_file(
     if kind == "scenario":
         if seed is not None:
             raise InputError(f"seed: {name} is a scenario, which keeps its own seed")
-        return kind, store.add_scenario(dict(checked))
+        return kind, store.add_scenario(dict(checked), house)
     ruleset = str(checked["ruleset"])
     order = read_order(OrderOptions())  # what 'scenario RULESET --side FILE' orders
     scenarios.check_order(rules, ruleset, order)
@@ -163,7 +296,7 @@ def bring_in_file(
         rules, ruleset, [force], [name], seed_or_fresh(seed, listener), order.year, order.balanced
     )
     say_uneven(scenario, listener)
-    return kind, store.add_scenario(dict(scenario))
+    return kind, store.add_scenario(dict(scenario), house)
 
 
 def has_fleets(saved: Saved) -> bool:
@@ -301,25 +434,33 @@ def unit_in(saved: Saved, side: int, index: int) -> dict[str, Any]:
     return copy.deepcopy(dict(units[index]))
 
 
-def derived_values(ruleset: str, side: dict[str, Any], unit: dict[str, Any]) -> dict[KeyPath, Any]:
-    """Return the values the rules derive for `unit` of `side`, by key path inside the unit
-    (``("ratings", "hull")``), those its ``override`` lists left out: what the schema's
-    checks of derived values expect. Inputs the rules do not know (a class there is not)
-    derive nothing; so does a ruleset with no derivation here."""
-    found = get_generator(ruleset).derived(load_rules(None), side, unit)
+def derived_values(
+    ruleset: str, side: dict[str, Any], unit: dict[str, Any], rules: Rules | None = None
+) -> dict[KeyPath, Any]:
+    """Return the values `rules` (None: the built-in ones; a game night's: `night_rules`)
+    derive for `unit` of `side`, by key path inside the unit (``("ratings", "hull")``),
+    those its ``override`` lists left out: what the schema's checks of derived values
+    expect. Inputs the rules do not know (a class there is not) derive nothing; so does a
+    ruleset with no derivation here."""
+    found = get_generator(ruleset).derived(rules or load_rules(None), side, unit)
     kept = unit.get(OVERRIDE)
     own = {str(key) for key in kept} if isinstance(kept, list) else set()
     return {path: value for path, value in found.items() if str(path[-1]) not in own}
 
 
 def with_derived(
-    ruleset: str, side: dict[str, Any], unit: dict[str, Any], typed: Collection[KeyPath] = ()
+    ruleset: str,
+    side: dict[str, Any],
+    unit: dict[str, Any],
+    typed: Collection[KeyPath] = (),
+    rules: Rules | None = None,
 ) -> dict[str, Any]:
-    """Return a copy of `unit` with the values the rules derive worked out again (from its
-    class, traits, kind and size, attributes, weapons ...), but those at `typed` paths: the
-    GM typed them, and the schema judges them (an override keeps them)."""
+    """Return a copy of `unit` with the values `rules` (as for `derived_values`) derive
+    worked out again (from its class, traits, kind and size, attributes, weapons ...), but
+    those at `typed` paths: the GM typed them, and the schema judges them (an override
+    keeps them)."""
     made = copy.deepcopy(unit)
-    for path, value in derived_values(ruleset, side, made).items():
+    for path, value in derived_values(ruleset, side, made, rules).items():
         if path in typed:
             continue
         holder: Any = made
@@ -354,7 +495,7 @@ def check_game_night(saved: Saved, scenario: Any) -> GameNightCheck:
     nothing: every problem with its key path, and the sides' strengths when it is sound."""
     try:
         checked = scenarios.checked_scenario(
-            load_rules(None), scenario, None, name=f"game night {saved.id}"
+            night_rules(saved), scenario, None, name=f"game night {saved.id}"
         )
     except CheckedProblems as problems:
         return GameNightCheck(list(problems.located), [], scenario)
@@ -473,7 +614,7 @@ def _rolled_unit(
     the rules' size): of its units, the first that stands where `wanted` says, else the
     one that matches most of it, a name no other unit of the scenario has first; its
     `wanted` keys set, its derived values worked out for side `side`."""
-    rules = load_rules(None)
+    rules = night_rules(saved)
     gen = get_generator(saved.ruleset)
     scenario = cast(Scenario, saved.scenario)
     rolled = roll_side_again(rules, gen, scenario, side, seed, None)
@@ -491,7 +632,7 @@ def _rolled_unit(
     for key, value in wanted.items():
         if key in unit:
             unit[key] = value
-    return with_derived(saved.ruleset, _side_of(saved, side), unit)
+    return with_derived(saved.ruleset, _side_of(saved, side), unit, rules=rules)
 
 
 def _keep_units(
@@ -501,7 +642,7 @@ def _keep_units(
     record (a composition or squadron rolled for another size) made the size the GM chose,
     the setting rolled again for the new sides, the balance worked out again; checked
     whole, kept in one transaction only if nobody changed it since it was read."""
-    rules = load_rules(None)
+    rules = night_rules(saved)
     gen = get_generator(saved.ruleset)
     new_side = copy.deepcopy(_side_of(saved, side))
     before = len(new_side.get(gen.units, []))

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import InputError, OutputError
+from generator.loading import HouseRules
 
 DATABASE = "quartermaster.sqlite3"
 
@@ -43,6 +44,11 @@ MIGRATIONS: tuple[str, ...] = (
         updated REAL NOT NULL
     );
     """,
+    # 2: a game night's house rules, kept as uploaded (both NULL: the built-in rules)
+    """
+    ALTER TABLE scenarios ADD COLUMN house_name TEXT;
+    ALTER TABLE scenarios ADD COLUMN house_rules BLOB;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -58,7 +64,8 @@ def data_dir() -> Path:
 
 @dataclass(frozen=True)
 class Saved:
-    """A saved game night: its scenario and what the list of them shows."""
+    """A saved game night: its scenario, what the list of them shows, and the house rules
+    it is played by (None: the built-in rules)."""
 
     id: int
     ruleset: str
@@ -67,6 +74,7 @@ class Saved:
     scenario: dict[str, Any]
     version: int
     updated: float
+    house_rules: HouseRules | None = None
 
 
 class Store:
@@ -123,13 +131,20 @@ class Store:
 
     # --- scenarios --------------------------------------------------------------------
 
-    def add_scenario(self, scenario: dict[str, Any]) -> Saved:
+    def add_scenario(self, scenario: dict[str, Any], house: HouseRules | None = None) -> Saved:
+        """Keep `scenario` as a new game night, played by the house rules `house`."""
         now = time.time()
         with self.transaction() as db:
             cursor = db.execute(
-                "INSERT INTO scenarios (ruleset, title, seed, data, created, updated) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (*_summary(scenario), json.dumps(scenario, ensure_ascii=False), now, now),
+                "INSERT INTO scenarios (ruleset, title, seed, data, created, updated, "
+                "house_name, house_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    *_summary(scenario),
+                    json.dumps(scenario, ensure_ascii=False),
+                    now,
+                    now,
+                    *_house_columns(house),
+                ),
             )
             number = cursor.lastrowid
         assert number is not None
@@ -142,12 +157,14 @@ class Store:
             InputError: there is none of that number.
         """
         row = self._db.execute(
-            "SELECT id, ruleset, title, seed, data, version, updated FROM scenarios WHERE id = ?",
+            "SELECT id, ruleset, title, seed, data, version, updated, house_name, house_rules "
+            "FROM scenarios WHERE id = ?",
             (number,),
         ).fetchone()
         if row is None:
             raise NotFound(f"game night {number}: there is no such game night")
-        return Saved(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6])
+        house = HouseRules(row[7], bytes(row[8])) if row[7] is not None else None
+        return Saved(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], house)
 
     def scenario_at(self, number: int, version: int | None) -> Saved:
         """Return game night `number`, refused (`Conflict`) when `version` is given and is
@@ -167,8 +184,8 @@ class Store:
     def replace_scenario(
         self, number: int, scenario: dict[str, Any], version: int | None = None
     ) -> Saved:
-        """Store `scenario` as game night `number`; with `version`, only if it is still
-        the stored one (else `Conflict`, and nothing changes)."""
+        """Store `scenario` as game night `number` (its house rules kept); with `version`,
+        only if it is still the stored one (else `Conflict`, and nothing changes)."""
         with self.transaction() as db:
             row = db.execute("SELECT version FROM scenarios WHERE id = ?", (number,)).fetchone()
             if row is None:
@@ -184,6 +201,35 @@ class Store:
                     time.time(),
                     number,
                 ),
+            )
+        return self.scenario(number)
+
+    def set_house_rules(
+        self,
+        number: int,
+        house: HouseRules | None,
+        version: int | None = None,
+        scenario: dict[str, Any] | None = None,
+    ) -> Saved:
+        """Make game night `number` played by the house rules `house` (None: the built-in
+        rules), its scenario kept, or with `scenario` (as those rules derive it) instead;
+        with `version`, only if it is still the stored one (else `Conflict`, and nothing
+        changes)."""
+        with self.transaction() as db:
+            row = db.execute(
+                "SELECT version, data FROM scenarios WHERE id = ?", (number,)
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"game night {number}: there is no such game night")
+            if version is not None and row[0] != version:
+                raise stale(number, row[0], version)
+            data = json.dumps(scenario, ensure_ascii=False) if scenario is not None else row[1]
+            summary = _summary(scenario if scenario is not None else json.loads(row[1]))
+            db.execute(
+                "UPDATE scenarios SET ruleset = ?, title = ?, seed = ?, data = ?, "
+                "house_name = ?, house_rules = ?, version = version + 1, updated = ? "
+                "WHERE id = ?",
+                (*summary, data, *_house_columns(house), time.time(), number),
             )
         return self.scenario(number)
 
@@ -206,6 +252,11 @@ def stale(number: int, stored: int, asked: int) -> Conflict:
     return Conflict(
         f"game night {number} was changed elsewhere (version {stored}, not {asked}): reload it"
     )
+
+
+def _house_columns(house: HouseRules | None) -> tuple[str | None, bytes | None]:
+    """Return the house rules' columns: their name and bytes, both NULL for none."""
+    return (house.name, house.raw) if house is not None else (None, None)
 
 
 def _summary(scenario: dict[str, Any]) -> tuple[str, str, int | None]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import pickle
+import threading
+from collections import OrderedDict
 from functools import cache
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from generator.loading.house_shape import check_house_table
 from generator.loading.model import (
     Axis,
     AxisValue,
+    HouseRules,
     Modifier,
     NameLists,
     RuleItem,
@@ -35,11 +38,12 @@ from generator.loading.problems import Problems
 from generator.resources import data_dir
 from generator.rulesets import ruleset_ids
 from generator.suggest import unknown
-from generator.yamlfile import YamlDoc, read_yaml
+from generator.yamlfile import MAX_FILE_BYTES, YamlDoc, parse_yaml, read_yaml
 
 __all__ = [
     "Axis",
     "AxisValue",
+    "HouseRules",
     "Modifier",
     "NameLists",
     "RuleItem",
@@ -60,17 +64,40 @@ def _read(path: Path, problems: Problems) -> YamlDoc | None:
         return None
 
 
+def _house_file(path: Path) -> HouseRules:
+    """Return the house-rules file at `path` in hand, named as given.
+
+    Raises:
+        InputError: missing, not a file, unreadable or too big (as `read_yaml` says it).
+    """
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if not path.is_file():
+        raise InputError(f"{path}: not a file")
+    if size > MAX_FILE_BYTES:
+        raise InputError(f"{path}: refused: {size} bytes is over the {MAX_FILE_BYTES} byte limit")
+    try:
+        return HouseRules(str(path), path.read_bytes())
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
 def _apply_house_rules(
-    path: Path, rulesets: dict[str, Ruleset], problems: Problems
+    house: HouseRules, rulesets: dict[str, Ruleset], problems: Problems
 ) -> dict[str, Ruleset]:
-    """Replace built-in tables with those of the house-rules file `path`.
+    """Replace built-in tables with those of the house-rules file `house`.
 
     Each house table is validated like the built-in data, then checked against the table
     it replaces (`check_house_table`): it keeps the kind, params, modifier ids, axis names,
     cell fields and dice the code reads. Unknown ruleset and table ids name the nearest.
+    Every message names the file by `house.name`, with its line.
     """
-    doc = _read(path, problems)
-    if doc is None:
+    try:
+        doc = parse_yaml(house.raw, Path(house.name))
+    except InputError as exc:
+        problems.messages.append(str(exc))
         return rulesets
     raw = doc.data
     if not isinstance(raw, dict) or not raw:
@@ -182,11 +209,14 @@ def _snapshot_key(directory: Path) -> str | None:
     return "rules-" + digest.hexdigest()
 
 
-def load_rules(house_rules: Path | None = None, directory: Path | None = None) -> Rules:
+def load_rules(
+    house_rules: Path | HouseRules | None = None, directory: Path | None = None
+) -> Rules:
     """Load, validate and return every ruleset, with `house_rules` applied on top.
 
     Args:
-        house_rules: a house-rules YAML file whose tables replace built-in ones.
+        house_rules: a house-rules YAML file whose tables replace built-in ones: on disk,
+            or in hand (an upload; its messages name it by its name, as a file's do).
         directory: where the ruleset files are (default: the bundled data/).
 
     Raises:
@@ -196,11 +226,52 @@ def load_rules(house_rules: Path | None = None, directory: Path | None = None) -
     rulesets, names = _builtin(source)
     if house_rules is None:
         return _builtin_rules(rulesets, names)
+    if isinstance(house_rules, HouseRules):
+        house = house_rules
+    else:
+        try:
+            house = _house_file(house_rules)
+        except InputError as exc:
+            raise DataError([str(exc)]) from None
+    return _house_rules(house, source, rulesets, names)
+
+
+# the rules made with house rules, by (data folder, digest, name), the last few kept
+_HOUSE: OrderedDict[tuple[Path, str, str], tuple[object, Rules]] = OrderedDict()
+_HOUSE_KEPT = 8
+_HOUSE_LOCK = threading.Lock()
+
+
+def _house_rules(
+    house: HouseRules, source: Path, rulesets: dict[str, Ruleset], names: NameLists | None
+) -> Rules:
+    """The rules of `source`'s data with `house` applied, made once for the same bytes
+    (and name) while they are among the last few asked for: a long-running web app
+    shares them between requests as it shares the built-in ones (`_builtin_rules`)."""
+    key = (source, house.digest, house.name)
+    with _HOUSE_LOCK:
+        kept = _HOUSE.get(key)
+        if kept is not None and kept[0] is rulesets:
+            _HOUSE.move_to_end(key)
+            return kept[1]
     problems = Problems()
-    rulesets = _apply_house_rules(house_rules, rulesets, problems)
+    updated = _apply_house_rules(house, rulesets, problems)
     if problems:
         raise DataError(problems.messages)
-    return _checked(Rules(rulesets=freeze(rulesets), names=names, house_files=(str(house_rules),)))
+    rules = _checked(
+        Rules(
+            rulesets=freeze(updated),
+            names=names,
+            house_files=(house.name,),
+            house_digest=house.digest,
+        )
+    )
+    with _HOUSE_LOCK:
+        _HOUSE[key] = (rulesets, rules)
+        _HOUSE.move_to_end(key)
+        while len(_HOUSE) > _HOUSE_KEPT:
+            _HOUSE.popitem(last=False)
+    return rules
 
 
 # the rules made from the built-in data `_builtin` last gave, by that data's identity

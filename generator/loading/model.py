@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copyreg
+import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -299,12 +300,33 @@ class NameLists:
 
 
 @dataclass(frozen=True)
+class HouseRules:
+    """A house-rules file in hand (an upload, a game night's kept copy): its name, which
+    messages quote as they quote a file on disk (``house.yaml:3: ...``), and its bytes."""
+
+    name: str
+    raw: bytes = field(repr=False)
+
+    @property
+    def digest(self) -> str:
+        """The SHA-256 of the bytes: what says which house rules these are."""
+        return hashlib.sha256(self.raw).hexdigest()
+
+
+@dataclass(frozen=True)
 class Rules:
-    """Every ruleset, validated, plus the name lists."""
+    """Every ruleset, validated, plus the name lists.
+
+    Attributes:
+        house_files: the house-rules files applied, by name (none: the built-in rules).
+        house_digest: the SHA-256 of those files' bytes (None: the built-in rules): what
+            tells rules apart, where two house files may share a name.
+    """
 
     rulesets: Mapping[str, Ruleset]
     names: NameLists | None = None
     house_files: tuple[str, ...] = ()
+    house_digest: str | None = None
 
     def table(self, table_id: str) -> Table:
         """Return the table with full id ``ruleset.table`` (KeyError if absent)."""

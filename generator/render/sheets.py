@@ -411,8 +411,9 @@ def _laid_out(
 
 
 def rules_fingerprint(rules: Rules) -> str:
-    """Name the rules a layout was made from: the built-in data, or with house rules."""
-    return "builtin" if not rules.house_files else "|".join(rules.house_files)
+    """Name the rules a layout was made from: the built-in data, or with house rules by
+    their content (two nights' different files may share a name)."""
+    return "builtin" if rules.house_digest is None else f"house:{rules.house_digest}"
 
 
 def render_sheet(

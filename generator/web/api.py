@@ -2,7 +2,8 @@
 
 Every route calls the application layer; a refusal answers 4xx with the command line's
 words: ``{"error": "..."}``, and a scenario that fails its schema 422 with
-``{"problems": [{"path", "message"}]}``.
+``{"problems": [{"path", "message"}]}``; a house-rules file that fails its checks 400
+with the same list, each problem at path ``house_rules``.
 """
 
 from __future__ import annotations
@@ -20,15 +21,18 @@ from generator.app.rolls import dice_odds, versus_odds
 from generator.app.saved import (
     PacketOptions,
     change_game_night,
+    change_house_rules,
     check_game_night,
     check_number,
     file_name,
     game_night_text,
     new_game_night,
+    read_house_rules,
 )
 from generator.app.store import Saved
 from generator.dice.show import odds_json, versus_json
-from generator.errors import InputError, shown
+from generator.errors import DataError, InputError, one_line, shown
+from generator.loading import HouseRules
 from generator.resolve.show import odds_json as resolver_odds_json
 from generator.web.forms import checked_form, json_fields, strengths_of
 from generator.web.state import state_of
@@ -50,12 +54,55 @@ async def read_json(request: Request) -> Any:
 
 def scenario_json(saved: Saved) -> dict[str, Any]:
     """Return what the API says of a game night: its number, version and scenario, the
-    scenario as `quartermaster scenario --json` prints it."""
+    scenario as `quartermaster scenario --json` prints it, and its house rules
+    (``{"name", "text"}``, or null for the built-in rules)."""
+    house = saved.house_rules
     return {
         "id": saved.id,
         "version": saved.version,
         "scenario": json.loads(game_night_text(saved, as_yaml=False)),
+        "house_rules": None
+        if house is None
+        else {"name": house.name, "text": house.raw.decode("utf-8", errors="replace")},
     }
+
+
+HOUSE_RULES_JSON = '{"name": "house.yaml", "text": "..."}'
+
+
+def house_rules_body(value: Any) -> tuple[bytes, str] | None:
+    """Return the bytes and name of house rules sent as ``{"name", "text"}`` (None: null),
+    or refuse the shape in one line."""
+    if value is None:
+        return None
+    if (
+        not isinstance(value, dict)
+        or set(value) != {"name", "text"}
+        or not isinstance(value["name"], str)
+        or not isinstance(value["text"], str)
+    ):
+        raise InputError(f"house_rules: {HOUSE_RULES_JSON}, or null for the built-in rules")
+    try:
+        return value["text"].encode("utf-8"), value["name"]
+    except UnicodeEncodeError:
+        raise InputError("house_rules: the text is not valid Unicode") from None
+
+
+def house_refused(exc: DataError) -> JSONResponse:
+    """Answer house rules that fail their checks: 400, every problem naming the file."""
+    lines = [one_line(line) for line in exc.problems]
+    return JSONResponse(
+        {
+            "error": f"{len(lines)} problem(s): {lines[0]}" if lines else "refused",
+            "problems": [{"path": "house_rules", "message": line} for line in lines],
+        },
+        status_code=400,
+    )
+
+
+def _house_rules(sent: tuple[bytes, str] | None) -> HouseRules | None:
+    """Return the house rules sent, checked (`read_house_rules`), or None."""
+    return read_house_rules(*sent) if sent is not None else None
 
 
 def _listed(body: dict[str, Any], key: str) -> str | None:
@@ -77,7 +124,8 @@ def order_request(body: Any) -> ScenarioRequest:
     "balanced"?}``) into the request `quartermaster scenario` makes of its options."""
     if not isinstance(body, dict):
         raise InputError("the body must be a JSON object")
-    known = {"ruleset", "seed", "ships", "navies", "year", "balanced"}
+    # house_rules: read beside the order (`house_rules_body`), listed as an option
+    known = {"ruleset", "seed", "ships", "navies", "year", "balanced", "house_rules"}
     unknown = sorted(set(body) - known)
     if unknown:
         raise InputError(f"{unknown[0]}: not an option (options: {', '.join(sorted(known))})")
@@ -118,10 +166,41 @@ def packet_options(request: Request) -> PacketOptions:
 
 
 async def create_scenario(request: Request) -> Response:
-    order = order_request(await read_json(request))
+    body = await read_json(request)
+    sent = house_rules_body(body.pop("house_rules", None)) if isinstance(body, dict) else None
+    order = order_request(body)
     store = state_of(request).store
-    saved = await state_of(request).run_quick(lambda: new_game_night(store, order))
+    try:
+        house = await state_of(request).run_quick(lambda: _house_rules(sent))
+    except DataError as exc:
+        return house_refused(exc)
+    saved = await state_of(request).run_quick(lambda: new_game_night(store, order, house=house))
     return JSONResponse(scenario_json(saved), status_code=201)
+
+
+async def put_house_rules(request: Request) -> Response:
+    """Set a game night's house rules (``{"version"?, "house_rules": {"name", "text"}}``)
+    or remove them (``"house_rules": null``): its units' derived values worked out again
+    by the new rules and the scenario checked whole by them (422 with the problems when it
+    does not fit them), 409 for a stale version; nothing is stored on a refusal."""
+    number = check_number(request.path_params["id"], "game night")
+    body = await read_json(request)
+    known = {"house_rules", "version"}
+    if not isinstance(body, dict) or "house_rules" not in body or not set(body) <= known:
+        raise InputError(f'the body must be {{"house_rules": {HOUSE_RULES_JSON} or null}}')
+    version = body.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise InputError("version: a whole number")
+    sent = house_rules_body(body["house_rules"])
+    store = state_of(request).store
+    try:
+        house = await state_of(request).run_quick(lambda: _house_rules(sent))
+    except DataError as exc:
+        return house_refused(exc)
+    saved = await state_of(request).run_quick(
+        lambda: change_house_rules(store, number, house, version)
+    )
+    return JSONResponse(scenario_json(saved))
 
 
 async def get_scenario(request: Request) -> Response:
@@ -266,6 +345,7 @@ ROUTES = [
     Route("/api/scenarios/{id}", put_scenario, methods=["PUT"]),
     Route("/api/scenarios/{id}", delete_scenario, methods=["DELETE"]),
     Route("/api/scenarios/{id}/check", check_scenario_body, methods=["POST"]),
+    Route("/api/scenarios/{id}/house-rules", put_house_rules, methods=["PUT"]),
     Route("/api/scenarios/{id}/packet.pdf", packet_pdf, methods=["GET"]),
     Route("/api/scenarios/{id}/pages/{page}.png", page_png, methods=["GET"]),
     Route("/api/scenarios/{id}/scenario.{suffix}", scenario_file, methods=["GET"]),

@@ -27,7 +27,6 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from generator.app.inputs import load_rules
 from generator.app.requests import fresh_seed
 from generator.app.saved import (
     UnitsChanged,
@@ -36,6 +35,7 @@ from generator.app.saved import (
     check_game_night,
     check_number,
     derived_values,
+    night_rules,
     remove_unit,
     roll_unit_again,
     scenario_with_unit,
@@ -423,7 +423,7 @@ class ReadUnit:
 def _derived_paths(saved: Saved, side: int, unit: dict[str, Any]) -> dict[str, KeyPath]:
     """Return the fields the rules derive for `unit` (whatever its override says), by name."""
     side_data = saved.scenario["sides"][side]
-    found = derived_values(saved.ruleset, side_data, {**unit, OVERRIDE: []})
+    found = derived_values(saved.ruleset, side_data, {**unit, OVERRIDE: []}, night_rules(saved))
     return {describe_path(path): path for path in found}
 
 
@@ -442,7 +442,8 @@ def read_unit(saved: Saved, side: int, index: int, fields: Mapping[str, list[str
     """Read unit `index` of side `side` back from its form's `fields` (name: values), its
     derived values worked out again where the GM left them as shown (see the module doc)."""
     old = unit_in(saved, side, index)
-    ctx = Ctx(load_rules(None))
+    rules = night_rules(saved)
+    ctx = Ctx(rules)
     read = FormReader(ctx, fields).record(unit_record(saved.ruleset), old, ())
     was = {name[len(SHOWN) :]: values[-1] for name, values in fields.items() if values}
     was = {name: value for name, value in was.items() if name and f"{SHOWN}{name}" in fields}
@@ -451,7 +452,7 @@ def read_unit(saved: Saved, side: int, index: int, fields: Mapping[str, list[str
         path for name, path in paths.items() if name in was and _text(_at(read, path)) != was[name]
     }
     side_data = saved.scenario["sides"][side]
-    unit = with_derived(saved.ruleset, side_data, read, typed)
+    unit = with_derived(saved.ruleset, side_data, read, typed, rules=rules)
     shown: dict[str, Any] = {}
     derived: dict[str, Any] = {}
     for name, path in paths.items():
@@ -473,7 +474,7 @@ def unit_form(
     """Return the form of unit `index` of side `side` holding `unit` (as stored, or as
     typed), each of `problems` (key path, words) beside its field, or its nearest group,
     or, matching none, listed in words."""
-    ctx = Ctx(load_rules(None))
+    ctx = Ctx(night_rules(saved))
     derived = set(_derived_paths(saved, side, unit))
     maker = FormMaker(ctx, derived, shown or {})
     root = maker.record(unit_record(saved.ruleset), unit, (), "")

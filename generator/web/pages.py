@@ -18,13 +18,15 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from generator.app.inputs import load_rules
 from generator.app.requests import OrderOptions, ScenarioRequest
 from generator.app.saved import (
     PacketOptions,
     check_number,
     has_fleets,
+    house_rules_shown,
     new_game_night,
+    read_house_rules,
+    ruleset_titles,
 )
 from generator.app.store import Saved
 from generator.errors import InputError, QuartermasterError, one_line
@@ -69,7 +71,8 @@ def error_page(request: Request, status: int, error: Exception) -> HTMLResponse:
 
 async def _form(request: Request) -> Any:
     """Return the posted form, refused unless it carries the app's form token."""
-    form = await request.form(max_files=1, max_fields=2000, max_part_size=MAX_FILE_BYTES)
+    # two files at most: a scenario or fleet file and the house rules it was made with
+    form = await request.form(max_files=2, max_fields=2000, max_part_size=MAX_FILE_BYTES)
     token = form.get("token")
     if not isinstance(token, str) or not hmac.compare_digest(token, state_of(request).token):
         raise Forbidden("the form is out of date or from another site: reload the page")
@@ -116,10 +119,10 @@ async def home(request: Request) -> Response:
 
 def ruleset_choices() -> list[tuple[str, str]]:
     """Return each ruleset's id and title, the default one first (as the CLI takes it)."""
-    rules = load_rules(None)
+    titles = ruleset_titles()
     first = default_ruleset()
     ids = sorted(ruleset_ids(), key=lambda r: (r != first, r))
-    return [(r, rules.rulesets[r].title) for r in ids]
+    return [(r, titles[r]) for r in ids]
 
 
 async def create(request: Request) -> Response:
@@ -132,8 +135,14 @@ async def create(request: Request) -> Response:
     )
     ruleset = _text(form, "ruleset") or ""
     asked = ScenarioRequest(ruleset=ruleset, seed=_whole(form, "seed", "seed"), order=order)
+    upload = await files.house_upload(form)
     store = state_of(request).store
-    saved = await state_of(request).run_quick(lambda: new_game_night(store, asked))
+
+    def make() -> Saved:
+        house = read_house_rules(*upload) if upload is not None else None
+        return new_game_night(store, asked, house=house)
+
+    saved = await state_of(request).run_quick(make)
     return RedirectResponse(f"/nights/{saved.id}", status_code=303)
 
 
@@ -160,6 +169,7 @@ def sides_shown(saved: Saved) -> list[dict[str, Any]]:
 async def night(request: Request) -> Response:
     number = check_number(request.path_params["id"], "game night")
     saved = state_of(request).store.scenario(number)
+    house = await state_of(request).run_quick(lambda: house_rules_shown(saved))
     options = packet_options(request)
     query = _packet_query(options)
     return render(
@@ -172,6 +182,8 @@ async def night(request: Request) -> Response:
         query=query,
         unit_word=get_generator(saved.ruleset).unit_word,
         brought=files.brought(request),
+        house=house,
+        house_said=files.house_said(request),
         fleets=has_fleets(saved),
         forces=strength.night_forces(request, saved),
         units=forms.night_units(saved),
