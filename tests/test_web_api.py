@@ -8,6 +8,7 @@ import copy
 import json
 import sqlite3
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -208,7 +209,10 @@ def test_twenty_previews_at_once_are_all_answered_and_the_server_keeps_answering
             group.start_soon(ask, client, "home", "/")
             group.start_soon(ask, client, "scenario", f"/api/scenarios/{number}")
 
-    anyio.run(main)
+    # in a thread of its own: a browser test in this process keeps Playwright's event loop
+    # running in the main thread, where a second loop may not start
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(anyio.run, main).result()
     assert answers == {name: 200 for name in answers} and len(answers) == 22
 
 
