@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 from generator.assignments import parse_assignments
 from generator.dice import distribution, mean, roll
@@ -68,7 +68,9 @@ or one of these:
   odds EXPR --vs EXPR   how often one roll beats another, e.g. 2d6 --vs 1d12
   lookup TABLE A=V ...  a table cell (the ruleset prefix is optional)
   again                 repeat the last call with new dice
-  undo                  take the last entry out (its number is used again)
+  undo                  take the last entry out (its number is used again; in a game,
+                        its losses come off the logs too)
+  apply                 in a game: cross the last resolution's losses off the logs
   log                   the session so far: [n] command, then its result
   list [RESOLVER ...]   the resolvers of this ruleset and their inputs
   quit                  end the session (the log is already saved)"""
@@ -121,12 +123,35 @@ class Entry:
     seed: int | None
     text: str
     data: dict[str, Any]
+    game_number: int | None = None  # its number in the game's log (a session with a game)
 
     def show(self, width: int) -> str:
         """Return the entry as printed: ``[n] command``, then the result indented."""
         head = f"[{self.number}] {self.command}"
         body = (f"{INDENT}{line}" if line.strip() else "" for line in self.text.splitlines())
         return "\n".join(wrap_lines([head, *body], width))
+
+
+class GameLink(Protocol):
+    """A game kept by the web app (`generator.app.games`), as a session at the table uses
+    it: a resolver called with her ships (``broadside Victory -> Redoutable``) has her
+    inputs filled from their logs and is kept in the game's log, and its losses are crossed
+    off on the logs with ``apply``."""
+
+    @property
+    def title(self) -> str:
+        """The game's title."""
+
+    def resolve(
+        self, resolver_id: str, ship: str, target: str | None, given: dict[str, str], seed: int
+    ) -> tuple[str, dict[str, Any], int]:
+        """Resolve with the ships; return the text, the JSON and its number in the game."""
+
+    def apply(self, number: int) -> str:
+        """Cross off resolution `number`'s losses; return what was crossed off, in words."""
+
+    def undo(self, number: int) -> str:
+        """Take resolution `number`'s losses off the logs again (words), if they are on."""
 
 
 @dataclass
@@ -148,6 +173,7 @@ class PlaySession:
     columns: int | None = None
     line_editing: bool = False
     history_path: Path | None = None
+    game: GameLink | None = None
 
     def __post_init__(self) -> None:
         if self.ruleset not in self.rules.rulesets:
@@ -203,9 +229,22 @@ class PlaySession:
         if head == "undo":
             if not self.entries:
                 return "nothing to undo"
-            gone = self.entries.pop()
+            gone = self.entries[-1]
+            taken = ""
+            if self.game is not None and gone.game_number is not None:
+                taken = self.game.undo(gone.game_number)  # refused: the entry stays
+            self.entries.pop()
             self.save()
-            return f"undone: [{gone.number}] {gone.command}"
+            return f"undone: [{gone.number}] {gone.command}" + (f"\n{taken}" if taken else "")
+        if head == "apply":
+            if self.game is None:
+                raise InputError("apply: only in a session with a game (play RULESET --game ID)")
+            made = [e for e in self.entries if e.game_number is not None]
+            if not made:
+                return "nothing to apply yet: resolve with a ship first"
+            number = made[-1].game_number
+            assert number is not None
+            return self.game.apply(number)
         if head in ("again", "repeat"):
             if self.last is None:
                 return "nothing to repeat yet"
@@ -216,8 +255,9 @@ class PlaySession:
 
     def _record(self, line: str) -> str:
         seed = self.rng.randrange(2**31)
+        self._game_number: int | None = None
         text, data = self._evaluate(line, seed)
-        entry = Entry(len(self.entries) + 1, line, seed, text, data)
+        entry = Entry(len(self.entries) + 1, line, seed, text, data, self._game_number)
         self.entries.append(entry)
         self.save()
         return entry.show(self.width())
@@ -262,6 +302,12 @@ class PlaySession:
         self, name: str, args: list[str], seed: int, want_odds: bool
     ) -> tuple[str, dict[str, Any]]:
         resolver = get_resolver(self._resolver_id(name))
+        if self.game is not None and not want_odds and args and "=" not in args[0]:
+            ship, target, rest = ships_named(args)
+            given = parse_assignments(rest, "inputs")
+            text, data, number = self.game.resolve(resolver.id, ship, target, given, seed)
+            self._game_number = number
+            return text, data
         inputs = parse_inputs(resolver, self.rules, parse_assignments(args, "inputs"))
         if want_odds:
             chances = odds(resolver, self.rules, inputs)
@@ -303,6 +349,13 @@ class PlaySession:
         text = "\n".join(
             wrap_lines(HELP.format(example=self._example()).splitlines(), self.width())
         )
+        if self.game is not None:
+            said = (
+                f"In this game ({self.game.title}) name the ships after the resolver: "
+                "broadside SHIP -> TARGET [NAME=VALUE ...]. What their logs hold is filled "
+                "in, the call is kept in the game's log, and apply crosses its losses off."
+            )
+            text += "\n\n" + "\n".join(_wrap(said, self.width(), "", ""))
         if not self.line_editing:
             return text
         kept = (
@@ -382,7 +435,8 @@ class PlaySession:
         before = line[: len(line) - len(text)] if line.endswith(text) else line
         words = before.split()
         if not words:
-            return self._complete_resolvers(text, COMMANDS)
+            own = COMMANDS if self.game is None else (*COMMANDS[:2], "apply", *COMMANDS[2:])
+            return self._complete_resolvers(text, own)
         head, args = words[0].casefold(), words[1:]
         if head == "list":
             return self._complete_resolvers(text)
@@ -473,6 +527,21 @@ class PlaySession:
         write_atomic(
             json_path, (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
         )
+
+
+def ships_named(args: list[str]) -> tuple[str, str | None, list[str]]:
+    """Split ``Victory -> Redoutable attack=5`` (words before the first NAME=VALUE) into
+    the ship, the target (after ``->``, if any) and the inputs; a name may be several
+    words (``Sophia Hedevig -> San Josef``)."""
+    at = next((i for i, word in enumerate(args) if "=" in word), len(args))
+    names, rest = args[:at], args[at:]
+    if "->" in names:
+        split = names.index("->")
+        ship, target = " ".join(names[:split]), " ".join(names[split + 1 :])
+        if not ship or not target:
+            raise InputError("a ship's name before '->' and her target's after it")
+        return ship, target, rest
+    return " ".join(names), None, rest
 
 
 def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:

@@ -92,7 +92,7 @@ def test_the_root_help_lists_the_commands_group_by_group(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # the order of generator.cli's modules: tables, dice, resolvers, rolled data, printing,
-    # the web app
+    # the web app and its games
     code, out, _ = run(capsys, "--help")
     commands = out.split("Commands:\n", 1)[1]
     listed = [line.split()[0] for line in commands.splitlines() if line.strip()]
@@ -103,7 +103,7 @@ def test_the_root_help_lists_the_commands_group_by_group(
         *("resolvers", "resolve", "play"),
         *("fleet", "character", "scenario"),
         *("sheet", "packet", "batch"),
-        "serve",
+        *("serve", "game"),
     ]
 
 

@@ -176,7 +176,7 @@ EDITS: list[tuple[str, str, list[tuple[tuple[str | int, ...], Any]], str, str]] 
     ("tactical", "empty name", [((*SHIP, "name"), "")], "name: ''", "name is empty"),
     ("tactical", "unknown key", [((*SHIP, "hul"), 3)], "hul: 3",
      "unknown key 'hul' (allowed: name, class, flagship, ally, navy, captain, traits, ratings, "
-     "override)"),
+     "override, damage, marked)"),
     ("tactical", "class", [((*SHIP, "class"), "4th Class")], "class: 4th Class",
      "'4th Class' is not a ship class (allowed: 1st Class, 2nd Class, 3rd Class, Large "
      "Frigate, Frigate, Small Frigate)"),
@@ -215,7 +215,8 @@ EDITS: list[tuple[str, str, list[tuple[tuple[str | int, ...], Any]], str, str]] 
      "from_bearing 60 does not match direction North (convoy.wind gives 0)"),
     ("convoy", "empty name", [((*SHIP, "name"), "")], "name: ''", "name is empty"),
     ("convoy", "unknown key", [((*SHIP, "hul"), 3)], "hul: 3",
-     "unknown key 'hul' (allowed: name, kind, size, crew, guns, sail, condition, override)"),
+     "unknown key 'hul' (allowed: name, kind, size, crew, guns, sail, condition, override, "
+     "damage, marked)"),
     ("convoy", "size", [((*SHIP, "size"), "huge")], "size: huge",
      "'huge' is not a ship size (allowed: small, medium, large)"),
     ("convoy", "type", [((*SHIP, "guns"), "two")], "guns: two",

@@ -49,6 +49,72 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE scenarios ADD COLUMN house_name TEXT;
     ALTER TABLE scenarios ADD COLUMN house_rules BLOB;
     """,
+    # games played from game nights (generator/app/games.py): the scenario as it was when
+    # the game started, each link's token, and every ship's marked log
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        night INTEGER REFERENCES scenarios(id) ON DELETE SET NULL,
+        ruleset TEXT NOT NULL,
+        title TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        house_name TEXT,
+        house_rules BLOB,
+        turn INTEGER NOT NULL DEFAULT 1,
+        gm_token TEXT NOT NULL UNIQUE,
+        ended TEXT,
+        version INTEGER NOT NULL DEFAULT 1,
+        started REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE TABLE game_sides (
+        game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        side INTEGER NOT NULL,
+        token TEXT NOT NULL UNIQUE,
+        PRIMARY KEY (game, side)
+    );
+    CREATE TABLE game_ships (
+        game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        side INTEGER NOT NULL,
+        ship INTEGER NOT NULL,
+        marks TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 1,
+        PRIMARY KEY (game, side, ship)
+    );
+    CREATE TABLE game_resolutions (
+        game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        turn INTEGER NOT NULL,
+        seat INTEGER,
+        resolver TEXT NOT NULL,
+        ship TEXT,
+        target TEXT,
+        result TEXT NOT NULL,
+        losses TEXT NOT NULL,
+        applied TEXT,
+        undone INTEGER NOT NULL DEFAULT 0,
+        made REAL NOT NULL,
+        PRIMARY KEY (game, number)
+    );
+    """,
+    # campaigns (generator/app/campaigns.py): the fleets carried from one game night to the
+    # next; a night belongs to at most one campaign, and a game is carried on at most once
+    """
+    CREATE TABLE campaigns (
+        id INTEGER PRIMARY KEY,
+        title TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        created REAL NOT NULL
+    );
+    CREATE TABLE campaign_nights (
+        night INTEGER PRIMARY KEY REFERENCES scenarios(id) ON DELETE CASCADE,
+        campaign INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        from_game INTEGER UNIQUE REFERENCES games(id) ON DELETE SET NULL,
+        seed INTEGER,
+        repairs TEXT
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -112,6 +178,16 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
+    def read(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """Return the rows a read-only query gives (WAL: never waits on a write)."""
+        with self._lock:
+            return list(self._db.execute(sql, params).fetchall())
+
+    def read_one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """Return the first row a read-only query gives, or None."""
+        rows = self.read(sql, params)
+        return rows[0] if rows else None
+
     def version(self) -> int:
         return int(self._db.execute("PRAGMA user_version").fetchone()[0])
 
@@ -133,21 +209,8 @@ class Store:
 
     def add_scenario(self, scenario: dict[str, Any], house: HouseRules | None = None) -> Saved:
         """Keep `scenario` as a new game night, played by the house rules `house`."""
-        now = time.time()
         with self.transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO scenarios (ruleset, title, seed, data, created, updated, "
-                "house_name, house_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    *_summary(scenario),
-                    json.dumps(scenario, ensure_ascii=False),
-                    now,
-                    now,
-                    *_house_columns(house),
-                ),
-            )
-            number = cursor.lastrowid
-        assert number is not None
+            number = insert_scenario(db, scenario, house)
         return self.scenario(number)
 
     def scenario(self, number: int) -> Saved:
@@ -237,6 +300,28 @@ class Store:
         with self.transaction() as db:
             if db.execute("DELETE FROM scenarios WHERE id = ?", (number,)).rowcount == 0:
                 raise NotFound(f"game night {number}: there is no such game night")
+
+
+def insert_scenario(
+    db: sqlite3.Connection, scenario: dict[str, Any], house: HouseRules | None
+) -> int:
+    """Keep `scenario` as a new game night inside the transaction `db` (`Store.transaction`),
+    with what goes with it in the same write; return its number."""
+    now = time.time()
+    cursor = db.execute(
+        "INSERT INTO scenarios (ruleset, title, seed, data, created, updated, "
+        "house_name, house_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            *_summary(scenario),
+            json.dumps(scenario, ensure_ascii=False),
+            now,
+            now,
+            *_house_columns(house),
+        ),
+    )
+    number = cursor.lastrowid
+    assert number is not None
+    return number
 
 
 class NotFound(InputError):

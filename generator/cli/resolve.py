@@ -150,6 +150,22 @@ def play_command(
     output: Annotated[
         Path, typer.Option("-o", "--output", help="Folder for the session log.", file_okay=False)
     ] = Path("output"),
+    game: Annotated[
+        int | None,
+        typer.Option(
+            "--game",
+            help="A game kept by 'quartermaster serve' or 'game start': resolve with its "
+            "ships (broadside Victory -> Redoutable) and cross their losses off (apply).",
+        ),
+    ] = None,
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data",
+            help="The folder the game is kept in (default: as 'serve' keeps it).",
+            file_okay=False,
+        ),
+    ] = None,
 ) -> None:
     """Resolve calls at the table in short form, with repeat, undo and a dated log.
 
@@ -157,7 +173,27 @@ def play_command(
     """
     from generator.play import PlaySession, run_prompt
 
+    link = None
+    rules = None
+    if game is not None:
+        from generator.app.games import TableGame, game_rules
+        from generator.app.games import game as kept_game
+        from generator.app.saved import open_store
+        from generator.errors import InputError
+
+        if rules_file is not None:
+            raise InputError("--rules: a game is played by its own house rules; leave it out")
+        store = open_store(data)
+        found = kept_game(store, game)
+        if found.ruleset != ruleset:
+            raise InputError(f"--game: game {game} is played by {found.ruleset}, not {ruleset}")
+        link = TableGame(store, found)
+        rules = game_rules(found)
     session = PlaySession(
-        load_rules(rules_file), ruleset, fresh_seed() if seed is None else seed, output
+        rules or load_rules(rules_file),
+        ruleset,
+        fresh_seed() if seed is None else seed,
+        output,
+        game=link,
     )
     run_prompt(session, sys.stdin.isatty(), typer.echo)

@@ -15,6 +15,7 @@ from generator.ruleset.convoy import LEGEND, MARKERS, conditions, markers, sizes
 from generator.ruleset.navies import year_span
 from generator.schema.assembly import RulesetSchema
 from generator.schema.context import Ctx
+from generator.schema.damage import DAMAGE, damage_check
 from generator.schema.naval import NAVY, grid_map, weather, wind
 from generator.schema.nodes import (
     NAME,
@@ -70,6 +71,7 @@ SHIP = Record(
         },
         "condition": req(Choice(conditions, "crew condition"), "her crew (convoy.crew-condition)"),
         "override": override(list(MARKERS)),
+        **DAMAGE,
     },
     checks=(
         derived(
@@ -177,6 +179,7 @@ SIDE = Record(
             _side,
             needs=("role",),
         ),
+        damage_check(RULESET),
     ),
     what="a convoy side",
 )

@@ -15,6 +15,7 @@ from generator.loading import Rules
 from generator.ruleset.flob import RATING_FIELDS, scenario_years
 from generator.schema.assembly import RulesetSchema
 from generator.schema.context import Ctx
+from generator.schema.damage import DAMAGE, damage_check
 from generator.schema.naval import NAVY, one_flagship, weather, wind
 from generator.schema.nodes import NAME, TITLE, Check, Choice, Flag, Items, Record, Text, Whole, req
 from generator.schema.overrides import Between, Expected, derived, override
@@ -89,6 +90,7 @@ SHIP = Record(
         ),
         "flagship": req(Flag(), "whether she is the squadron's flagship (the admiral's)"),
         "override": override(list(RATING_FIELDS)),
+        **DAMAGE,
     },
     checks=(
         derived(
@@ -121,7 +123,7 @@ SIDE = Record(
         ),
         "ships": req(Items(SHIP, 1, None, ("ship", "ships")), "the ships, in order of battle"),
     },
-    checks=(one_flagship("squadron"),),
+    checks=(one_flagship("squadron"), damage_check(RULESET)),
     what="a flob squadron",
 )
 

@@ -29,6 +29,7 @@ from generator.ruleset.high_seas import (
 from generator.ruleset.navies import year_span
 from generator.schema.assembly import RulesetSchema, fixed
 from generator.schema.context import Ctx
+from generator.schema.damage import DAMAGE, damage_check
 from generator.schema.duel import PERSON_CHECKS, PERSON_FIELDS
 from generator.schema.naval import NAVY, wind_from_weather
 from generator.schema.nodes import (
@@ -253,6 +254,7 @@ SHIP = Record(
             Items(OFFICER, _officers_count, _officers_count, ("officer", "officers")),
             "her officers, one of each role",
         ),
+        **DAMAGE,
     },
     checks=(
         follows("navy_ship", "type", SHIP_TYPES, "navy", lookup=_TYPE_ROWS),
@@ -281,6 +283,7 @@ SIDE = Record(
         "navy": req(NAVY, "the side's navy"),
         "ships": req(Items(SHIP, 1, None, ("ship", "ships")), "the ships"),
     },
+    checks=(damage_check(RULESET),),
     what="a high-seas squadron",
 )
 

@@ -14,6 +14,7 @@ from generator.ruleset.impulse import CLASS_FIELDS
 from generator.ruleset.navies import year_span
 from generator.schema.assembly import RulesetSchema
 from generator.schema.context import Ctx
+from generator.schema.damage import DAMAGE, damage_check
 from generator.schema.naval import NAVY, grid_map, start_columns, weather, wind
 from generator.schema.nodes import (
     NAME,
@@ -105,6 +106,7 @@ SHIP = Record(
         ),
         "captain": req(NAME, "her captain's name"),
         "override": override(list(CLASS_FIELDS)),
+        **DAMAGE,
     },
     checks=(
         derived(
@@ -152,6 +154,7 @@ SIDE = Record(
             _squadron_size,
             needs=("squadron", "ships"),
         ),
+        damage_check(RULESET),
     ),
     what="an impulse squadron",
 )

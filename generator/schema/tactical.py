@@ -15,6 +15,7 @@ from generator.ruleset.navies import year_span
 from generator.ruleset.tactical import RATINGS, class_ratings, effect_of, most_ratings
 from generator.schema.assembly import RulesetSchema
 from generator.schema.context import Ctx
+from generator.schema.damage import DAMAGE, damage_check
 from generator.schema.naval import NAVY, grid_map, one_flagship, start_columns, weather, wind
 from generator.schema.nodes import (
     NAME,
@@ -112,6 +113,7 @@ SHIP = Record(
         ),
         "ratings": req(Record(_ratings, what="the nine ratings"), "her ratings, bonuses included"),
         "override": override(list(RATINGS)),
+        **DAMAGE,
     },
     what="a ship",
 )
@@ -225,6 +227,7 @@ SIDE = Record(
             _navies,
             needs=("navy",),
         ),
+        damage_check(RULESET),
     ),
     what="a tactical fleet",
 )

@@ -67,6 +67,7 @@ from generator.schema import (
     record_of,
     schema_for,
 )
+from generator.schema.nodes import Mapping as MapNode
 from generator.web.files import Pages
 from generator.web.said import said_link
 from generator.web.state import state_of
@@ -255,7 +256,7 @@ def _left_off(key: str, required: bool, node: Node, values: Mapping[str, Any]) -
     if required or key in values or key == OVERRIDE:
         return False
     inner = node.node if isinstance(node, Maybe) else node
-    return isinstance(inner, Record | Variant | Items | Null)
+    return isinstance(inner, Record | Variant | Items | Null | MapNode)
 
 
 def _single(ctx: Ctx, node: Node) -> bool:
@@ -329,6 +330,8 @@ class FormReader:
             return self.items(node, old, path)
         if isinstance(node, Flag):
             return self.one(name) in ("true", "on", "1")
+        if not isinstance(node, Whole | Number | Choice | Text):
+            return old  # a kind the form only shows (a ship's damage): kept as it was
         typed = self.one(name)
         if typed is None or not typed.strip():
             return _LEFT_OUT

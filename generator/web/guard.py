@@ -3,7 +3,8 @@ machine, a limit on what a request may send, and a check that a change comes fro
 own pages.
 
 - **Key.** Bound to a loopback address the app needs no key. Bound to any other address,
-  every request needs it: as ``?key=KEY`` (which sets a session cookie, so the link the
+  every request needs it (but a game's links, which carry their own token:
+  `_opened_by_token`): as ``?key=KEY`` (which sets a session cookie, so the link the
   server prints opens the app), as that cookie, or as ``Authorization: Bearer KEY``.
   Without it the answer is 401 and nothing else.
 - **Size.** A request body over `MAX_BODY_BYTES` is refused with 413 before it is read
@@ -97,7 +98,7 @@ class Guard:
             return
         headers = _headers(scope)
         is_api = scope["path"].startswith("/api/")
-        if self.key is not None:
+        if self.key is not None and not _opened_by_token(scope["path"]):
             given = self._key_given(scope, headers)
             if given is None or not hmac.compare_digest(given, self.key):
                 await _answer(send, 401, "a key is needed: open the link the server printed",
@@ -146,6 +147,16 @@ class Guard:
             }
         )
         await send({"type": "http.response.body", "body": b""})
+
+
+def _opened_by_token(path: str) -> bool:
+    """Return whether `path` is opened by a game's token rather than the key: a game's
+    pages (``/play/TOKEN``), a game's API (``/api/games/N...``, which checks the token
+    itself) and the pages' stylesheet and scripts, so that a player's phone reaches its
+    side's link and nothing else."""
+    if path.startswith(("/play/", "/static/")):
+        return True
+    return path.startswith("/api/games/") and len(path) > len("/api/games/")
 
 
 def _query_key(scope: Scope) -> str | None:

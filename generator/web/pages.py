@@ -18,6 +18,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from generator.app.campaigns import campaign_of_night
+from generator.app.games import night_games
 from generator.app.requests import OrderOptions, ScenarioRequest
 from generator.app.saved import (
     PacketOptions,
@@ -187,6 +189,9 @@ async def night(request: Request) -> Response:
         fleets=has_fleets(saved),
         forces=strength.night_forces(request, saved),
         units=forms.night_units(saved),
+        games=night_games(state_of(request).store, saved.id),
+        campaign=campaign_of_night(state_of(request).store, saved.id),
+        playable=get_generator(saved.ruleset).units == "ships",
     )
 
 

@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from generator.app.saved import open_store
 from generator.app.store import Conflict, NotFound, Store
 from generator.errors import CheckedProblems, InputError, QuartermasterError, one_line
-from generator.web import api, pages
+from generator.web import api, campaigns, games, pages, paper
 from generator.web.guard import Guard, TooLarge, is_loopback
 from generator.web.state import AppState
 
@@ -77,7 +77,12 @@ def create_app(store: Store, *, key: str | None = None) -> Starlette:
     app = Starlette(
         routes=[
             *api.ROUTES,
+            *games.API_ROUTES,
             *pages.ROUTES,
+            *games.routes(pages.LENT),
+            *paper.routes(pages.LENT),
+            *campaigns.API_ROUTES,
+            *campaigns.routes(pages.LENT),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
         middleware=[Middleware(Guard, key=key)],

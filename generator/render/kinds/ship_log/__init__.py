@@ -42,6 +42,7 @@ from generator.render.kinds.ship_log.items import (
     LOG_HEAD_MM,
     LOG_ROW_MM,
     PAD_MM,
+    CrossBox,
     FieldBox,
     Frame,
     Item,
@@ -57,6 +58,7 @@ from generator.ruleset import contract
 from generator.ruleset.logcard import Log, LogCard, Tracks, slug
 from generator.ruleset.model import Scenario, Ship, Side
 from generator.rulesets import SpecError
+from generator.schema.damage import marked_fields
 from generator.schema.nodes import Choice, Number, Record, Whole, opt, req
 from generator.schema.nodes import Items as ListOf
 
@@ -169,6 +171,21 @@ def ship_log(
     return log.card
 
 
+def log_prefixes(sides: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """Return the field-name prefix of each ship's log, side by side: her side's name and
+    her place in it (``british_squadron_2``), so a game's state names the same fields as
+    the packet's fillable logs."""
+    used: set[str] = set()
+    found: list[list[str]] = []
+    for index, side in enumerate(sides):
+        prefix = slug(str(side.get("name") or f"Side {index + 1}"))
+        if prefix in used:
+            prefix = f"{prefix}_{index + 1}"
+        used.add(prefix)
+        found.append([f"{prefix}_{i + 1}" for i in range(len(side.get("ships") or []))])
+    return found
+
+
 # ---------------------------------------------------------------- the pages
 
 
@@ -181,6 +198,7 @@ class _Laid:
     height: float  # the body's
     rows: int
     columns: int
+    marked: frozenset[str] = frozenset()  # the boxes crossed off already (her damage)
 
     def card_height(self, rows: int) -> float:
         return 2 * PAD_MM + self.height + BLOCK_MM + LOG_HEAD_MM + rows * LOG_ROW_MM
@@ -192,10 +210,12 @@ def _place(laid: _Laid, x: float, y: float, width: float, height: float, rows: i
     items: list[Item] = [Frame(x, y, width, height, "rule", BORDER_PT)]
     # each box's and write-in's tooltip, kept by its name (`Log.field`)
     tips = laid.card.tips
-    items += [
-        dataclasses.replace(item, tip=tips[item.field]) if isinstance(item, FieldBox) else item
-        for item in laid.body.shifted(x + PAD_MM, y + PAD_MM)
-    ]
+    for item in laid.body.shifted(x + PAD_MM, y + PAD_MM):
+        if isinstance(item, CrossBox) and item.field in laid.marked:
+            item = dataclasses.replace(item, tip=tips[item.field], marked=True)
+        elif isinstance(item, FieldBox):
+            item = dataclasses.replace(item, tip=tips[item.field])
+        items.append(item)
     log = Items()
     turn_log(log, laid.card, 0.0, inner, 0.0, rows, laid.columns)
     items += log.shifted(x + PAD_MM, y + height - PAD_MM - LOG_HEAD_MM - rows * LOG_ROW_MM)
@@ -289,22 +309,23 @@ def context(rules: Rules, data: Scenario | None, paper: str, ruleset: str | None
             ship_log(rules, ruleset, f"blank_{i + 1}", None, None, turns)
             for i in range(spec.blank_logs)
         ]
-        sides.append({"name": None, "navy": "", "logs": logs})
+        sides.append({"name": None, "navy": "", "logs": logs, "marked": [frozenset()] * len(logs)})
     else:
-        used: set[str] = set()
+        every = log_prefixes(data.get("sides", []))
         for index, given in enumerate(data.get("sides", [])):
             name = str(given.get("name") or f"Side {index + 1}")
-            prefix = slug(name)
-            if prefix in used:
-                prefix = f"{prefix}_{index + 1}"
-            used.add(prefix)
             navy = str(given.get("navy", ""))
             logs = [
-                ship_log(rules, ruleset, f"{prefix}_{i + 1}", ship, given, turns)
-                for i, ship in enumerate(given.get("ships", []))
+                ship_log(rules, ruleset, prefix, ship, given, turns)
+                for prefix, ship in zip(every[index], given.get("ships", []), strict=True)
             ]
             navy_title = str(navies[navy]["title"]) if navy in navies else navy.capitalize()
-            sides.append({"name": name, "navy": navy_title, "logs": logs})
+            # the damage a scenario carries over: those boxes print crossed off
+            marked = [
+                marked_fields(card, ship)
+                for card, ship in zip(logs, given.get("ships", []), strict=True)
+            ]
+            sides.append({"name": name, "navy": navy_title, "logs": logs, "marked": marked})
     blank = data is None
     cols = columns(spec, sides, blank)
     notes = contract(ruleset).ship_log_notes(rules)
@@ -403,10 +424,10 @@ def _side_pages(
     left, top, right, bottom = frame
     width = right - left
     laid = []
-    for card in side["logs"]:
+    for card, marked in zip(side["logs"], side["marked"], strict=True):
         body, height = card_body(card, card_w - 2 * PAD_MM, cols)
         rows, columns_ = card.turn_log
-        laid.append(_Laid(card, body, height, rows, columns_))
+        laid.append(_Laid(card, body, height, rows, columns_, marked))
     per_unit = 2 if spec.layout == "half" else 1
     units = [laid[i : i + per_unit] for i in range(0, len(laid), per_unit)]
     heights = [max(log.card_height(log.rows) for log in unit) for unit in units]

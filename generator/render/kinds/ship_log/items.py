@@ -23,6 +23,9 @@ PITCH_MM = BOX_MM + BOX_GAP_MM
 ROW_MM = 6.0  # a row of boxes: a box and the space under it
 HALF_MM, TICK_MM = 3.4, 2.0  # the room the ½ mark and a tick take between two boxes
 TICK_PT = 1.3
+# a box crossed off already (a scenario's damage): its X's stroke, and how far in from the
+# box's edges it stays (its round ends reach CROSS_PT / 2 further)
+CROSS_PT, CROSS_INSET_MM = 1.2, 0.9
 WRITE_MM = 5.5  # a write-in box's height
 BLOCK_MM = 1.0  # between the parts of a log
 TURN_MM, LOG_HEAD_MM, LOG_ROW_MM = 10.0, 4.2, 6.0  # turn log: turn column, heading, a row
@@ -83,7 +86,10 @@ class FieldBox(Placed):
 
 @dataclass(frozen=True)
 class CrossBox(FieldBox):
-    """A box to cross off (a check box field when fillable)."""
+    """A box to cross off (a check box field when fillable); `marked`: crossed already
+    (damage a scenario carries), drawn crossed or a field already checked."""
+
+    marked: bool = False
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ from generator.render.draw import MM, Box, Drawing, Fitted, write
 from generator.render.kinds.ship_log.items import (
     BOX_MM,
     BOX_PT,
+    CROSS_INSET_MM,
+    CROSS_PT,
     RULE_PT,
     SHIP_MARK_LEVEL,
     TICK_PT,
@@ -109,7 +111,10 @@ def _paint(
                 rect[1],
                 w * MM,
                 colours["ink"],
+                checked=item.marked,
             )
+        elif item.marked:
+            _cross(drawing, canvas, item, colours["ink"])
         return
     if isinstance(item, WriteBox):
         canvas.setStrokeColor(colours["rule"])
@@ -132,6 +137,8 @@ def _checkbox(
     y: float,
     size: float,
     ink: Any,
+    *,
+    checked: bool = False,
 ) -> None:
     """Lay a check box field over a printed box: ReportLab's `checkbox`, but with its six
     appearance streams made once per size and colour rather than for every box (making
@@ -142,7 +149,11 @@ def _checkbox(
     No /MK /CA caption: ReportLab's is ZapfDingbats' cross code ("5"), which a viewer
     rebuilding the look in the /DA's font would print as a "5". The appearance streams
     draw the cross as lines, in no font; poppler rebuilds a check box only when it has
-    no appearance (then drawing a tick), and pypdf only switches its state (/AS)."""
+    no appearance (then drawing a tick), and pypdf only switches its state (/AS).
+
+    `checked`: the box is crossed already (damage a scenario carries): its value (/V) and
+    appearance state (/AS) are ``Yes``, so every reader shows it ticked and a player may
+    clear it."""
     made: dict[tuple[float, str], dict[str, dict[str, Any]]] = form.__dict__.setdefault(
         "_qm_checkbox_appearances", {}
     )
@@ -165,8 +176,8 @@ def _checkbox(
         {
             "FT": PDFName("Btn"),
             "P": form.canv._doc.thisPageRef(),
-            "V": PDFName("Off"),
-            "AS": PDFName("Off"),
+            "V": PDFName("Yes" if checked else "Off"),
+            "AS": PDFName("Yes" if checked else "Off"),
             "Rect": PDFArray((x, y, x + size, y + size)),
             "AP": PDFDictionary({s: PDFDictionary(v) for s, v in made[key].items()}),
             "Subtype": PDFName("Widget"),
@@ -181,6 +192,19 @@ def _checkbox(
     )
     form.canv._addAnnotation(field)
     form.fields.append(form.getRef(field))
+
+
+def _cross(drawing: Drawing, canvas: Any, item: CrossBox, ink: Any) -> None:
+    """A box crossed off already, on paper: an X of the ink's colour inside the box."""
+    inset = CROSS_INSET_MM
+    left, top = item.x + inset, item.y + inset
+    right, bottom = item.x + item.w - inset, item.y + item.h - inset
+    canvas.setStrokeColor(ink)
+    canvas.setLineWidth(CROSS_PT)
+    canvas.setLineCap(1)  # round ends, as a pencil's
+    canvas.line(drawing.x(left), drawing.y(top), drawing.x(right), drawing.y(bottom))
+    canvas.line(drawing.x(left), drawing.y(bottom), drawing.x(right), drawing.y(top))
+    canvas.setLineCap(0)
 
 
 def _mark(drawing: Drawing, canvas: Any, item: TrackMark, colours: Mapping[str, Any]) -> None:
