@@ -174,6 +174,38 @@ class Applied:
         return {"label": self.label, "value": self.value, "source": self.source}
 
 
+#: who an `Effect` falls on: the ship acting (firing, boarding) or the ship it acts on
+EFFECT_WHO = ("ship", "target")
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A loss or a state the rules determine for a ship, as data (the words are `changes`).
+
+    Args:
+        who: ``"ship"`` (the ship acting, firing, boarding) or ``"target"`` (the ship it acts on).
+        what: the rating or count the rules name, as a short stable key (``"hull"``,
+            ``"crew"``, ``"crew_parties"``, ``"mast"``, ``"hull_fires"`` ...).
+        amount: how much is lost, a whole number in the rules' unit (0 when only a state is set).
+        state: a state the rules set (``"struck"``, ``"captured"``, ``"sinking"`` ...), if any.
+    """
+
+    who: str
+    what: str
+    amount: int = 0
+    state: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.who not in EFFECT_WHO:
+            raise ValueError(f"effect on '{self.who}': expected one of {', '.join(EFFECT_WHO)}")
+
+    def to_json(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"who": self.who, "what": self.what, "amount": self.amount}
+        if self.state is not None:
+            found["state"] = self.state
+        return found
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a procedure ended.
@@ -182,11 +214,14 @@ class Outcome:
         result: a short name of the outcome; ``--odds`` counts chances per result.
         changes: what to note on the sheet (``"Target: -1 crew party"``).
         details: structured fields for JSON (numbers, flags), as key-value pairs.
+        effects: the same losses and states as data, where the rules determine them (a
+            choice the rules leave to a player is in `changes` only).
     """
 
     result: str
     changes: tuple[str, ...] = ()
     details: tuple[tuple[str, Any], ...] = ()
+    effects: tuple[Effect, ...] = ()
 
 
 class Context(ABC):

@@ -194,6 +194,7 @@ class Resolution:
             "rolls": [r.to_json() for r in self.rolls],
             "modifiers": [a.to_json() for a in self.applied],
             "changes": list(self.outcome.changes),
+            "effects": [e.to_json() for e in self.outcome.effects],
             "details": dict(self.outcome.details),
             "explanation": list(self.lines),
         }

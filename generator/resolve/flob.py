@@ -19,6 +19,7 @@ from generator.loading.cells import CellFormatError, parse_signed
 from generator.lookup import lookup, too_long_number
 from generator.resolve import (
     Context,
+    Effect,
     Inputs,
     Outcome,
     Param,
@@ -351,7 +352,12 @@ class Tacking(Resolver):
             return Outcome("tacks", ("Turn onto the opposite tack",), (("score", total),))
         failure = str(ctx.param(TACKING, "failure"))
         ctx.explain(f"Modified score {total} is below {target}: the ship goes {failure}.")
-        return Outcome(failure, (f"Ship is {failure}",), (("score", total),))
+        return Outcome(
+            failure,
+            (f"Ship is {failure}",),
+            (("score", total),),
+            (Effect("ship", "state", state="in_irons"),),
+        )
 
 
 # --- 6.8 repairs and 6.9 fire fighting --------------------------------------------------
@@ -487,7 +493,8 @@ class FireFighting(Resolver):
         )
         name = {"succeeds": "fire put out", "fails": "fire burns on"}.get(result, result)
         changes = ("The fire is put out",) if result == "succeeds" else ()
-        return Outcome(name, changes, (("severity", severity), ("score", total)))
+        out = (Effect("ship", "state", state="fire_out"),) if result == "succeeds" else ()
+        return Outcome(name, changes, (("severity", severity), ("score", total)), out)
 
 
 # --- 6.3 reloading ------------------------------------------------------------------
@@ -565,6 +572,7 @@ class Reloading(Resolver):
             "succeeds",
             (f"{guns}: loaded with {inputs['ammo']}",),
             (("score", total), ("actions", done)),
+            (Effect("ship", f"{inputs['guns']}_guns", state="loaded"),),
         )
 
 
@@ -592,8 +600,15 @@ def _critical_available(fields: Mapping[str, Any], ship: ShipState) -> str | Non
     return None
 
 
-def _critical(ctx: Context, ship: ShipState, who: str) -> tuple[str, tuple[str, ...]]:
-    """Roll on the Critical Hit Effects, dropping down past results that cannot apply."""
+def _critical(
+    ctx: Context, ship: ShipState, who: str, whom: str
+) -> tuple[str, tuple[str, ...], tuple[Effect, ...]]:
+    """Roll on the Critical Hit Effects, dropping down past results that cannot apply.
+
+    Returns the result's name, its changes (said of `who`) and its effects (on `whom`,
+    ``"ship"`` or ``"target"``). Which masts fall is left to a roll the rules leave to the
+    players ("determine which randomly"): the effect says how many, not which.
+    """
     table = ctx.table(CRITICALS)
     axis = table.axes[0]
     roll = ctx.roll(axis.dice or "1d6", "Critical hit effect")
@@ -608,32 +623,46 @@ def _critical(ctx: Context, ship: ShipState, who: str) -> tuple[str, tuple[str, 
         ctx.explain(f"Not available ({why}): drop down the table.")
         index += 1
     if "officer_roll" in fields:
-        return _officer_hit(ctx, fields, ship, who)
+        name, changes, state = _officer_hit(ctx, fields, ship, who)
+        return name, changes, (Effect(whom, "state", state=state),)
     if "masts" in fields:
         count = int(fields["masts_under_full_sail"] if ship.full_sail else fields["masts"])
         count = min(count, ship.masts_standing)
         name = "1 mast lost" if count == 1 else f"{count} masts lost"
-        return name, (f"{who}: {name} (determine which randomly)",)
+        lost = (Effect(whom, "masts", count),) if count else ()
+        return name, (f"{who}: {name} (determine which randomly)",), lost
     if fields.get("wheel"):
-        return "wheel shot away", (f"{who}: wheel shot away",)
+        return (
+            "wheel shot away",
+            (f"{who}: wheel shot away",),
+            (Effect(whom, "state", state="wheel_shot_away"),),
+        )
     if "fire" in fields:
-        fires = ship.hull_fires + int(fields["fire"])
+        added = int(fields["fire"])
+        fires = ship.hull_fires + added
         limit = int(fields["out_of_control_above"])
         if fires > limit:
-            return "fire out of control", (
-                f"{who}: fire at {fires}HF is out of control (see Fire)",
+            return (
+                "fire out of control",
+                (f"{who}: fire at {fires}HF is out of control (see Fire)",),
+                (Effect(whom, "hull_fires", added, "fire_out_of_control"),),
             )
+        burning = (Effect(whom, "hull_fires", added),)
         if ship.hull_fires:
-            return "fire spreads", (f"{who}: fire increases to {fires}HF",)
-        return "fire starts", (f"{who}: fire starts (1HF)",)
+            return "fire spreads", (f"{who}: fire increases to {fires}HF",), burning
+        return "fire starts", (f"{who}: fire starts (1HF)",), burning
     amount = int(fields["hull"])
     rating = "Mast" if ship.firing_high and "firing_high" in fields else "Hull"
-    return f"{rating.lower()} -{amount}", (f"{who}: -{amount} {rating} rating",)
+    return (
+        f"{rating.lower()} -{amount}",
+        (f"{who}: -{amount} {rating} rating",),
+        (Effect(whom, rating.lower(), amount),),
+    )
 
 
 def _officer_hit(
     ctx: Context, fields: Mapping[str, Any], ship: ShipState, who: str
-) -> tuple[str, tuple[str, ...]]:
+) -> tuple[str, tuple[str, ...], str]:
     die = str(fields["officer_roll"])
     officer = "captain"
     if ship.admiral_on_board:
@@ -642,7 +671,7 @@ def _officer_hit(
     fate = ctx.roll(die, f"Senior officer ({officer}): killed or wounded")
     state = "killed" if fate <= int(fields["killed_up_to"]) else "wounded"
     ctx.explain(f"The {officer} is {state}.")
-    return f"{officer} {state}", (f"{who}: {officer} {state}",)
+    return f"{officer} {state}", (f"{who}: {officer} {state}",), f"{officer}_{state}"
 
 
 def _ship_params(prefix: str, whose: str) -> tuple[Param, ...]:
@@ -714,8 +743,8 @@ class CriticalHit(Resolver):
 
     def resolve(self, ctx: Context, inputs: Inputs) -> Outcome:
         ship = _ship_state(inputs, "", inputs["fire"] == "high")
-        name, changes = _critical(ctx, ship, "Ship hit")
-        return Outcome(name, changes, (("effect", name),))
+        name, changes, effects = _critical(ctx, ship, "Ship hit", "ship")
+        return Outcome(name, changes, (("effect", name),), effects)
 
 
 # --- 6.4 gunnery: the broadside ---------------------------------------------------------
@@ -1168,6 +1197,7 @@ class Broadside(Resolver):
         hit = cell.fields()
         rr, shattered, strike = int(hit["rr"]), bool(hit["shattered"]), bool(hit["strike_test"])
         changes: list[str] = []
+        effects: list[Effect] = []
         parts: list[str] = []
 
         ignored, rr = self._reduce(ctx, inputs, range_label, rr, shattered or strike)
@@ -1179,16 +1209,16 @@ class Broadside(Resolver):
             effect = ctx.lookup(AMMO_EFFECTS, ammo=inputs["ammo"], result=_rr(rr)).fields()
             if inputs["fire"] == "high":
                 effect = _firing_high(ctx, effect)
-            lost = [
-                f"-{effect[key]} {name}"
-                for key, name in (
-                    ("broadside", "Broadside"),
-                    ("hull", "Hull"),
-                    ("crew", "Crew"),
-                    ("mast", "Mast"),
-                )
-                if effect[key]
-            ]
+            named = (
+                ("broadside", "Broadside"),
+                ("hull", "Hull"),
+                ("crew", "Crew"),
+                ("mast", "Mast"),
+            )
+            lost = [f"-{effect[key]} {name}" for key, name in named if effect[key]]
+            effects.extend(
+                Effect("target", key, int(effect[key])) for key, _ in named if effect[key]
+            )
             changes.append(
                 f"Target: {', '.join(lost)}"
                 if lost
@@ -1199,6 +1229,8 @@ class Broadside(Resolver):
         if shattered:
             parts.append("shattered")
             changes.append("Target is Shattered: strikes automatically and is unsalvageable (6.12)")
+            effects.append(Effect("target", "state", state="shattered"))
+            effects.append(Effect("target", "state", state="struck"))
         elif strike:
             parts.append("strike test")
             changes.append("Target must take a Strike Test now (6.11; flob.strike-test)")
@@ -1214,8 +1246,9 @@ class Broadside(Resolver):
         ):
             ctx.explain("Doubles, damage done and round shot in the mix: a Critical Hit.")
             ship = _ship_state(inputs, "target_", inputs["fire"] == "high")
-            critical, effects = _critical(ctx, ship, "Target")
-            changes.extend(effects)
+            critical, said, hits = _critical(ctx, ship, "Target", "target")
+            changes.extend(said)
+            effects.extend(hits)
             parts.append("critical")
         elif doubles and rr:
             ctx.explain(f"Doubles, but no Critical Hit: {inputs['ammo']} causes no Critical Hits.")
@@ -1227,6 +1260,7 @@ class Broadside(Resolver):
                     "the firer catches fire."
                 )
                 changes.append("Firer: catches fire (mast over firing side)")
+                effects.append(Effect("ship", "state", state="on_fire"))
                 parts.append("firer on fire")
             else:
                 ctx.explain(f"Mast over firing side, dice total {total} is odd: no fire.")
@@ -1238,7 +1272,7 @@ class Broadside(Resolver):
             ("strike_test", strike),
             ("critical", critical),
         )
-        return Outcome(" + ".join(parts), tuple(changes), details)
+        return Outcome(" + ".join(parts), tuple(changes), details, tuple(effects))
 
     def _reduce(
         self, ctx: Context, inputs: Inputs, range_label: str, rr: int, other: bool
@@ -1385,7 +1419,9 @@ class StrikeTest(Resolver):
     def resolve(self, ctx: Context, inputs: Inputs) -> Outcome:
         if _strike_test(ctx, _strike_inputs(inputs), inputs["extra_tests"], "the ship"):
             return Outcome("passes", (), ())
-        return Outcome("strikes", ("Ship strikes her colours",), ())
+        return Outcome(
+            "strikes", ("Ship strikes her colours",), (), (Effect("ship", "state", state="struck"),)
+        )
 
 
 # --- 8.1 initiating a boarding action ---------------------------------------------------
@@ -1470,7 +1506,13 @@ class BoardingInitiation(Resolver):
             markers = " and ".join(f"a {m} marker" for m in ctx.param(BOARD_INIT, "markers"))
             ctx.explain(f"Modified score {total} is {target} or more: the boarding begins.")
             return Outcome(
-                "boarding begins", (f"Mark both ships with {markers}",), (("score", total),)
+                "boarding begins",
+                (f"Mark both ships with {markers}",),
+                (("score", total),),
+                (
+                    Effect("ship", "state", state="grappled"),
+                    Effect("target", "state", state="grappled"),
+                ),
             )
         ctx.explain(f"Modified score {total} is below {target}: no boarding.")
         return Outcome("fails", (), (("score", total),))
@@ -1588,21 +1630,27 @@ class Boarding(SteppedResolver):
 
     def _end(self, inputs: Inputs, state: Melee, result: str) -> Outcome:
         changes = []
+        effects: list[Effect] = []
+        whom = {ATTACKER: "ship", DEFENDER: "target"}
         for side in (ATTACKER, DEFENDER):
             name = SIDE[side].capitalize()
             lost = inputs[f"{SIDE[side]}_parties"] - state.parties[side]
             if lost:
                 changes.append(f"{name}: -{lost} crew parties ({state.parties[side]} left)")
+                effects.append(Effect(whom[side], "crew_parties", lost))
             if state.excess[side]:
                 changes.append(f"{name}: -{state.excess[side]} Broadside (excess casualties)")
+                effects.append(Effect(whom[side], "broadside", state.excess[side]))
         if result in ("attacker strikes", "defender strikes"):
             changes.append(f"{result.split()[0].capitalize()} strikes her colours")
+            struck = ATTACKER if result.startswith("attacker") else DEFENDER
+            effects.append(Effect(whom[struck], "state", state="struck"))
         details = (
             ("parties", state.parties),
             ("broadside_lost", state.excess),
             ("strike_tests", state.tests),
         )
-        return Outcome(result, tuple(changes), details)
+        return Outcome(result, tuple(changes), details, tuple(effects))
 
     def step(self, ctx: Context, inputs: Inputs, state: Melee) -> Melee | Outcome:
         if state.test >= 0:

@@ -6,6 +6,7 @@ from generator.dice import plain_dice
 from generator.loading import Rules
 from generator.resolve import (
     Context,
+    Effect,
     Inputs,
     Outcome,
     Param,
@@ -273,7 +274,12 @@ class FireCombat(Resolver):
             ("morale_rolls", morale_rolls),
             ("fire_checks", fire_checks),
         )
-        return Outcome(result, tuple(changes), details)
+        effects = tuple(
+            Effect("target", key, int(parsed[key]))
+            for key in ("hull", "rigging", "crew")
+            if int(parsed[key])
+        )
+        return Outcome(result, tuple(changes), details, effects)
 
 
 @register

@@ -7,6 +7,7 @@ from typing import Any
 from generator.loading import Rules
 from generator.resolve import (
     Context,
+    Effect,
     Inputs,
     Outcome,
     Param,
@@ -30,6 +31,28 @@ from generator.resolve.convoy.common import (
 def _steps(inputs: Inputs, side: str) -> int:
     other = "target" if side == "boarder" else "boarder"
     return SIZES.index(inputs[f"{side}_size"]) - SIZES.index(inputs[f"{other}_size"])
+
+
+def _result_effects(ctx: Context, boarder_wins: bool) -> tuple[Effect, ...]:
+    """What convoy.boarding-result's branch determines, as effects.
+
+    The boarder who wins moves crew to the captured ship; its fatigue loss of "1 crew
+    (gun, sail)" is the boarder's choice of marker, and the target's markers removed and
+    the crew moved in are a new start rather than a loss: those stay in the words only. A
+    target that equals or wins takes crew off the boarder, both ships lose crew to fatigue
+    and pause.
+    """
+    if boarder_wins:
+        moved = int(ctx.param(RESULT, "boarder_wins_crew_moved_to_prize"))
+        return (Effect("target", "state", state="captured"), Effect("ship", "crew", moved))
+    off = int(ctx.param(RESULT, "target_wins_boarder_crew_lost"))
+    fatigue = int(ctx.param(RESULT, "target_wins_fatigue_crew_lost_each_ship"))
+    return (
+        Effect("ship", "crew", off + fatigue),
+        Effect("target", "crew", fatigue),
+        Effect("ship", "state", state="paused"),
+        Effect("target", "state", state="paused"),
+    )
 
 
 @register
@@ -132,7 +155,10 @@ class Boarding(SteppedResolver):
                         "ship is boarded."
                     )
                     return Outcome(
-                        "captured", ("Target owned by the boarder",), (("grapple", boarder),)
+                        "captured",
+                        ("Target owned by the boarder",),
+                        (("grapple", boarder),),
+                        (Effect("target", "state", state="captured"),),
                     )
                 ctx.explain("No success: no grapple.")
                 return Outcome("no grapple", (), (("grapple", 0),))
@@ -154,7 +180,17 @@ class Boarding(SteppedResolver):
         target = self._roll(ctx, inputs, FIGHT, "target", "Fight")
         if boarder > target:
             ctx.explain(f"Fight: boarder {boarder} v target {target}, the boarder wins.")
-            return Outcome("captured", self._result(ctx, True), (("fight", boarder - target),))
+            return Outcome(
+                "captured",
+                self._result(ctx, True),
+                (("fight", boarder - target),),
+                _result_effects(ctx, True),
+            )
         why = "the defender wins a draw" if boarder == target else "the target wins"
         ctx.explain(f"Fight: boarder {boarder} v target {target}, {why}.")
-        return Outcome("repulsed", self._result(ctx, False), (("fight", boarder - target),))
+        return Outcome(
+            "repulsed",
+            self._result(ctx, False),
+            (("fight", boarder - target),),
+            _result_effects(ctx, False),
+        )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.resolve import Context, Inputs, Outcome, Param, Resolver, register
+from generator.resolve import Context, Effect, Inputs, Outcome, Param, Resolver, register
 from generator.resolve.convoy.common import DEATH, counted_dice
 
 
@@ -24,6 +24,11 @@ class DeathRoll(Resolver):
         )
         if ones:
             ctx.explain("A 1 came up: the ship burns and stays in position.")
-            return Outcome("ship burns", ("Ship burns, stays in position",), (("ones", ones),))
+            return Outcome(
+                "ship burns",
+                ("Ship burns, stays in position",),
+                (("ones", ones),),
+                (Effect("ship", "state", state="burnt"),),
+            )
         ctx.explain("No 1: the ship does not burn.")
         return Outcome("no fire", (), (("ones", 0),))

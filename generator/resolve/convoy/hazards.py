@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.resolve import Context, Inputs, Outcome, Param, Resolver, register
+from generator.resolve import Context, Effect, Inputs, Outcome, Param, Resolver, register
 from generator.resolve.convoy.common import FOG, FOG_ROLL, SHALLOWS, SHALLOWS_DICE, runs_aground
 
 
@@ -44,6 +44,7 @@ class Shallows(Resolver):
                     f"Re-float {refloat}",
                 ),
                 (("aground", True),),
+                (Effect("ship", "state", state="aground"),),
             )
         return Outcome("clear", (), (("aground", False),))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from generator.loading import Rules
-from generator.resolve import Choice, Context, Inputs, Outcome, Param, Resolver, register
+from generator.resolve import Choice, Context, Effect, Inputs, Outcome, Param, Resolver, register
 from generator.resolve.convoy.common import (
     CAPTURED,
     FOG,
@@ -192,4 +192,6 @@ class Movement(Resolver):
             topic = f"{inputs['size'].title()} warships"
         changes.append(f"Turning: {ctx.lookup(NOTES, topic=topic).text}")
         details = (("hexes", hexes), ("extra", extra), ("stopped", stop[0] if stop else ""))
-        return Outcome(result, tuple(changes), details)
+        aground = stop is not None and stop[0] == "aground"
+        effects = (Effect("ship", "state", state="aground"),) if aground else ()
+        return Outcome(result, tuple(changes), details, effects)

@@ -10,6 +10,7 @@ from generator.loading import Rules
 from generator.resolve import (
     Choice,
     Context,
+    Effect,
     Inputs,
     Outcome,
     Param,
@@ -67,6 +68,10 @@ class GrappleShip(Resolver):
                 "grappled",
                 ("Both ships: grappled", f"Both ships: may fire only into the {only}"),
                 (("roll", roll),),
+                (
+                    Effect("ship", "state", state="grappled"),
+                    Effect("target", "state", state="grappled"),
+                ),
             )
         ctx.explain(f"{total}: the grapples miss.")
         return Outcome("fails", (), (("roll", roll),))
@@ -283,15 +288,21 @@ class Boarding(SteppedResolver):
         _, turn, bt, bu, bb, dt, du, db, _ = state
         ctx.explain(f"{result.capitalize()}.")
         sides = []
+        effects = []
         for side, trained, untrained in (("boarders", bt, bu + bb), ("defenders", dt, du + db)):
             start = sum(inputs[f"{side}_{k}"] for k in ("trained", "untrained", "below"))
             lost = start - trained - untrained
             sides.append(
                 f"{side.capitalize()}: {lost} killed; {trained} trained, {untrained} untrained left"
             )
+            if lost:
+                effects.append(Effect("ship" if side == "boarders" else "target", "crew", lost))
+        if result == "defenders surrender":
+            # the defenders are her crew: in surrendering they strike her colours
+            effects.append(Effect("target", "state", state="struck"))
         details = (
             ("turns", turn - 1),
             ("boarders_left", bt + bu + bb),
             ("defenders_left", dt + du + db),
         )
-        return Outcome(result, tuple(sides), details)
+        return Outcome(result, tuple(sides), details, tuple(effects))

@@ -8,6 +8,7 @@ from generator.loading import Rules
 from generator.resolve import (
     Choice,
     Context,
+    Effect,
     Inputs,
     Outcome,
     Param,
@@ -141,7 +142,8 @@ class CannonFire(Resolver):
                 "is spoiled (reading)."
             )
             burst = (f"Firing ship: -{guns} gun (burst), -{crew} crew",)
-            return Outcome("gun bursts", burst, tuple(details))
+            lost = (Effect("ship", "guns", guns), Effect("ship", "crew", crew))
+            return Outcome("gun bursts", burst, tuple(details), lost)
         double = roll == 1
         if double:
             ctx.explain("A natural 1: a hit for double damage.")
@@ -173,15 +175,23 @@ class CannonFire(Resolver):
                 f"Target: {self.loss(target_name, first)}",
                 f"Ship grappled to the target: {self.loss(target_name, damage - first)}",
             )
+            # the grappled ship's share falls on a third ship: in the words only
+            taken = first
         else:
             changes = (f"Target: {self.loss(target_name, damage)}",)
-        return Outcome("hit, double damage" if double else "hit", changes, tuple(details))
+            taken = damage
+        effects = (Effect("target", LOSS_KEYS[target_name], taken),) if taken else ()
+        return Outcome("hit, double damage" if double else "hit", changes, tuple(details), effects)
 
     @staticmethod
     def loss(target: str, amount: int) -> str:
         if target == "crew":
             return f"{amount} men on deck killed"
         return f"-{amount} {target.capitalize()} Hit Points"
+
+
+#: the effect key of each target's loss: hit points, or men killed
+LOSS_KEYS = {"hull": "hull_hp", "rigging": "rigging_hp", "crew": "crew"}
 
 
 @register
@@ -236,7 +246,10 @@ class Damage(Resolver):
         if target == "crew":
             ctx.explain(f"Grapeshot: {damage} men on deck killed.")
             return Outcome(
-                "crew killed", (f"Ship: {damage} men on deck killed",), (("killed", damage),)
+                "crew killed",
+                (f"Ship: {damage} men on deck killed",),
+                (("killed", damage),),
+                (Effect("ship", "crew", damage),) if damage else (),
             )
         points, before = inputs["points"], inputs["before"]
         total = min(before + damage, points)
@@ -253,6 +266,9 @@ class Damage(Resolver):
             what = "man on Sail duty killed"
         lost = total // per - before // per
         changes = [f"Ship: -{damage} {target.capitalize()} Hit Points ({left} left)"]
+        effects = [Effect("ship", LOSS_KEYS[target], damage)] if damage else []
+        if lost:
+            effects.append(Effect("ship", "guns" if target == "hull" else "crew", lost))
         if lost:
             ctx.explain(f"Every full {per} points of {target} damage: {lost} × {what}.")
             plural = (
@@ -266,11 +282,13 @@ class Damage(Resolver):
                 turns = ctx.param(DAMAGE, "sinking_escape_turns")
                 ctx.explain(f"Hull at zero: the ship sinks; the crew have {turns} turns to escape.")
                 changes.append(f"Ship: sinks, the crew have {turns} turns to escape")
-                return Outcome("hull: sinks", tuple(changes), tuple(details))
+                effects.append(Effect("ship", "state", state="sinking"))
+                return Outcome("hull: sinks", tuple(changes), tuple(details), tuple(effects))
             handling = int(ctx.param(DAMAGE, "crippled_circle_handling"))
             ctx.explain("Rigging at zero: the ship is crippled.")
             changes.append(f"Ship: crippled, may only circle, at {handling} handling")
-            return Outcome("rigging: crippled", tuple(changes), tuple(details))
+            effects.append(Effect("ship", "state", state="crippled"))
+            return Outcome("rigging: crippled", tuple(changes), tuple(details), tuple(effects))
         if over_now:
             if over_before:
                 ctx.explain("Already over half: its effects are on the sheet.")
@@ -282,5 +300,5 @@ class Damage(Resolver):
                 dice = ctx.param(DAMAGE, "rigging_over_half_chase_dice")
                 ctx.explain("Rigging damage exceeds half: speed is halved.")
                 changes.append(f"Ship: speed halved (rounded up), chase rolls {dice}")
-            return Outcome(f"{target}: over half", tuple(changes), tuple(details))
-        return Outcome(f"{target}: damaged", tuple(changes), tuple(details))
+            return Outcome(f"{target}: over half", tuple(changes), tuple(details), tuple(effects))
+        return Outcome(f"{target}: damaged", tuple(changes), tuple(details), tuple(effects))

@@ -9,6 +9,7 @@ from generator.loading import Rules
 from generator.resolve import (
     Choice,
     Context,
+    Effect,
     Inputs,
     Outcome,
     Param,
@@ -324,7 +325,15 @@ class WetSails(Resolver):
         half = f"speed {ceil_div(speed, 2)}" if speed else "half speed"
         ctx.explain(f"{roll}: the rigging is damaged; next turn the ship moves at {half}.")
         changes = (f"Ship: -{lost} Rigging Hit Points", f"Ship: {half} next turn")
-        return Outcome("rigging damaged", changes, (("roll", roll), ("rigging_lost", lost)))
+        return Outcome(
+            "rigging damaged",
+            changes,
+            (("roll", roll), ("rigging_lost", lost)),
+            (
+                Effect("ship", "rigging_hp", lost),
+                Effect("ship", "state", state="half_speed_next_turn"),
+            ),
+        )
 
 
 @register
@@ -358,4 +367,9 @@ class HardTurn(Resolver):
         until = ctx.param(HARD_TURN, "penalty_until")
         ctx.explain(f"{roll}: the rudder is damaged.")
         changes = (f"Ship: -{hull} Hull Hit Point", f"Ship: {penalty} handling until {until}")
-        return Outcome("rudder damaged", changes, (("roll", roll),))
+        return Outcome(
+            "rudder damaged",
+            changes,
+            (("roll", roll),),
+            (Effect("ship", "hull_hp", hull), Effect("ship", "state", state="rudder_damaged")),
+        )

@@ -8,6 +8,7 @@ from generator.loading import Rules
 from generator.lookup import lookup
 from generator.resolve import (
     Context,
+    Effect,
     Inputs,
     Outcome,
     Param,
@@ -160,4 +161,6 @@ class Boarding(SteppedResolver):
             f"{winner} captures",
             tuple(changes),
             (("boarder", ours), ("defender", theirs)),
+            # sinking her or transferring crew is the winner's choice: only the capture is data
+            (Effect("target" if loser == "defender" else "ship", "state", state="captured"),),
         )

@@ -9,6 +9,7 @@ from generator.loading import Rules
 from generator.lookup import lookup
 from generator.resolve import (
     Context,
+    Effect,
     Inputs,
     Outcome,
     Param,
@@ -33,14 +34,17 @@ from generator.resolve.tactical.common import (
 TARGET_RATINGS = ("sails", "hull", "crew", "cannon")
 
 
-def _at_zero(ctx: Context, inputs: Inputs, losses: dict[str, int]) -> tuple[str, list[str]]:
+def _at_zero(
+    ctx: Context, inputs: Inputs, losses: dict[str, int]
+) -> tuple[str, list[str], list[Effect]]:
     """Say what follows where a loss brings a target rating that was given to zero.
 
-    Returns the words added to the result ("; Hull 0: ...") and the changes to note.
-    A rating does not fall below zero (tactical.zero-ratings).
+    Returns the words added to the result ("; Hull 0: ..."), the changes to note and the
+    state it sets (sinking, sunk). A rating does not fall below zero (tactical.zero-ratings).
     """
     words: list[str] = []
     changes: list[str] = []
+    states: list[Effect] = []
     for rating, points in losses.items():
         before = inputs.get(f"target_{rating}")
         if before is None:
@@ -61,7 +65,10 @@ def _at_zero(ctx: Context, inputs: Inputs, losses: dict[str, int]) -> tuple[str,
             changes.append(
                 f"Roll {fields['sink_dice']} for the turns until it sinks (tactical.sinking)"
             )
-    return "".join(f"; {w}" for w in words), changes
+            states.append(Effect("target", "state", state="sinking"))
+        elif fields.get("sinks") == "immediately":
+            states.append(Effect("target", "state", state="sunk"))
+    return "".join(f"; {w}" for w in words), changes, states
 
 
 @register
@@ -229,11 +236,12 @@ class Broadside(SteppedResolver):
             ctx.explain(
                 f"{losses['losses']} So {plural(lost, 'point')} come off Crew; no attribute roll."
             )
-            after, changes = _at_zero(ctx, inputs, {"crew": lost})
+            after, changes, states = _at_zero(ctx, inputs, {"crew": lost})
             return Outcome(
                 f"-{lost} Crew{after}",
                 (f"Target: -{lost} Crew Rating", *changes),
                 (("points", lost),),
+                (Effect("target", "crew", lost), *states),
             )
         return ("attribute", lost, ())
 
@@ -246,6 +254,11 @@ class Broadside(SteppedResolver):
         result = ", ".join(f"-1 {r.title()}" for r in hit) or "no loss"
         if ignored:
             result += " (Hull ignored)"
-        after, zeros = _at_zero(ctx, inputs, dict.fromkeys(hit, 1))
+        after, zeros, states = _at_zero(ctx, inputs, dict.fromkeys(hit, 1))
         changes = (*(f"Target: -1 {r.title()} Rating" for r in hit), *zeros)
-        return Outcome(result + after, changes, (("points", lost), ("attributes", tuple(hit))))
+        return Outcome(
+            result + after,
+            changes,
+            (("points", lost), ("attributes", tuple(hit))),
+            (*(Effect("target", r, 1) for r in hit), *states),
+        )

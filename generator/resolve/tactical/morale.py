@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.resolve import Context, Inputs, Outcome, Param, Resolver, register
+from generator.resolve import Context, Effect, Inputs, Outcome, Param, Resolver, register
 
 FLIGHT = "tactical.flight-modifiers"
 
@@ -45,6 +45,8 @@ class FlightTest(Resolver):
             changes = ["Ship flees the battle"]
             if inputs["ally"]:
                 changes.append("Every allied ship of the fleet flees too")
-            return Outcome("flees", tuple(changes), (("roll", total),))
+            # the allies' flight falls on other ships than these two: in the words only
+            fled = (Effect("ship", "state", state="fled"),)
+            return Outcome("flees", tuple(changes), (("roll", total),), fled)
         ctx.explain(f"Modified roll {total} is above {limit}: the ship stays.")
         return Outcome("stays", (), (("roll", total),))

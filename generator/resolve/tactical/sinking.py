@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.resolve import Choice, Context, Inputs, Outcome, Resolver, register
+from generator.resolve import Choice, Context, Effect, Inputs, Outcome, Resolver, register
 from generator.resolve.tactical.common import ZERO, plural
 
 
@@ -37,9 +37,15 @@ class Sinking(Resolver):
                 f"sinks in {plural(turns, 'turn')}",
                 (f"The ship sinks in {plural(turns, 'turn')}", *meanwhile),
                 (("turns", turns),),
+                (Effect("ship", "state", state="sinking"),),
             )
         if fields["sinks"] == "immediately":
             ctx.explain(f"At zero {rating} the ship sinks at once.")
-            return Outcome("sinks at once", ("The ship sinks at once",), (("turns", 0),))
+            return Outcome(
+                "sinks at once",
+                ("The ship sinks at once",),
+                (("turns", 0),),
+                (Effect("ship", "state", state="sunk"),),
+            )
         ctx.explain(f"Zero {rating} does not sink a ship: it {fields['in_play']}.")
         return Outcome("does not sink", (f"The ship {fields['in_play']}",))
