@@ -727,8 +727,11 @@ def _store_marks(db: Any, found: Game, side: int, index: int, marks: dict[str, A
 
 def resolution_json(made: GameResolution, names: Mapping[str, str]) -> dict[str, Any]:
     """Return a kept resolution as the API gives it (`names`: ship key -> name)."""
+    from generator.resolve import get_resolver
+
     return {
         "number": made.number,
+        "title": get_resolver(made.resolver).title,
         "turn": made.turn,
         "by": "gm" if made.seat.side is None else f"side {made.seat.side + 1}",
         "resolver": made.resolver,
