@@ -298,13 +298,10 @@ def test_the_gm_uploads_a_filled_log_and_a_side_cannot(
 ) -> None:
     from starlette.testclient import TestClient
 
-    from generator.web import pages
-    from generator.web.paper import routes
     from generator.web.server import create_app
 
     folder, _, found = played
     app = create_app(open_store(folder / "data"))
-    app.router.routes[:0] = routes(pages.LENT)  # the lead's server registers them
     client = TestClient(app, base_url="http://127.0.0.1:8765")
     token = app.state.quartermaster.token
     pdf = {"filled": ("filled.pdf", filled[0].read_bytes(), "application/pdf")}

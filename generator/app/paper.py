@@ -32,7 +32,7 @@ from generator.schema.damage import damage_of
 #: the largest PDF read back (a whole fillable packet of a big game is a few MB)
 MAX_PDF_BYTES = 32 * 1024 * 1024
 # a packet puts its sheet's prefix before every field's name ("s3_")
-_SHEET_PREFIX = re.compile(r"[a-z]+\d+_")
+_SHEET_PREFIX = re.compile(r"^[a-z]+\d+_")
 # a turn log's cell (`ship_log.body.turn_log`): her log's prefix, the entry, turn or notes
 _TURN_LOG = re.compile(r"(.+)_log_\d+_(?:turn|notes)")
 
@@ -122,7 +122,7 @@ class FilledRead:
         ]
         left = []
         if self.unkept:
-            left.append(f"{self.unkept} turn-log boxes (a game keeps no turn log)")
+            left.append(f"{self.unkept} turn-log entries (a game keeps no turn log)")
         if self.other:
             left.append(f"{self.other} fields of no ship of this game")
         if left:
