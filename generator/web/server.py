@@ -25,7 +25,7 @@ from generator.app.saved import open_store
 from generator.app.store import Conflict, NotFound, Store
 from generator.errors import CheckedProblems, InputError, QuartermasterError, one_line
 from generator.web import api, campaigns, games, pages, paper
-from generator.web.guard import Guard, TooLarge, is_loopback
+from generator.web.guard import MAX_BODY_BYTES, Guard, TooLarge, is_loopback
 from generator.web.state import AppState
 
 HERE = Path(__file__).resolve().parent
@@ -62,7 +62,10 @@ async def _refused(request: Request, exc: Exception) -> Response:
 
 
 async def _too_large(request: Request, exc: Exception) -> Response:
-    return JSONResponse({"error": "the request body is too large"}, status_code=413)
+    message = f"the request body is too large (at most {MAX_BODY_BYTES} bytes)"
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=413)
+    return pages.error_page(request, 413, InputError(message))
 
 
 async def _http(request: Request, exc: Exception) -> Response:
