@@ -229,7 +229,8 @@ def test_impulse_fire_combat_reads_the_broadside() -> None:
     filled = _filled("impulse.fire-combat", _ship(first, 0), _ship(second, 1))
     found = re.search(r"(\d+) guns and (\d+) carronades", " ".join(first.lines))
     assert found is not None
-    assert filled["guns"].value == int(found.group(1))
+    # every gun fired is a die: the carronades are among the guns= fired
+    assert filled["guns"].value == int(found.group(1)) + int(found.group(2))
     assert filled["carronades"].value == int(found.group(2))
 
 
@@ -436,3 +437,15 @@ def test_a_state_already_ticked_is_not_marked_again() -> None:
 def test_an_effect_names_ship_or_target() -> None:
     with pytest.raises(ValueError, match="expected one of ship, target"):
         Effect("firer", "hull", 1)
+
+
+def test_an_input_given_instead_leaves_out_what_it_stands_for() -> None:
+    from generator.app.filling import Filled, with_given
+
+    filled = [Filled("broadside", 8, "b"), Filled("target_hull", 6, "h"), Filled("rate", 3, "r")]
+    kept = with_given("flob.broadside", filled, {"attack": "5"})
+    assert [item.name for item in kept] == ["rate"]
+    assert [item.name for item in with_given("flob.broadside", filled, {"rate": "2"})] == [
+        "broadside",
+        "target_hull",
+    ]

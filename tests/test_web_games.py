@@ -400,3 +400,24 @@ def test_a_game_starts_with_the_damage_its_scenario_carries(tmp_path: Path) -> N
     ).json()["ships"][1]
     assert ship["tracks"]["crew"]["crossed"] == 1
     assert any(field.endswith("_aground") for field in ship["marks"])
+
+
+def test_a_finished_attack_number_given_stands_for_the_filled_ratings(tmp_path: Path) -> None:
+    client = _app(tmp_path)
+    game = started(client, "flob")
+    gm = {"X-Game-Token": token_of(game["links"]["gm"])}
+    answer = client.post(
+        f"/api/games/{game['id']}/resolve",
+        json={
+            "resolver": "flob.broadside",
+            "ship": "1-1",
+            "target": "2-1",
+            "inputs": {"attack": 5},
+            "seed": 3,
+        },
+        headers=gm,
+    )
+    assert answer.status_code == 201, answer.text
+    resolution = answer.json()["resolution"]
+    assert resolution["inputs"]["attack"] == 5 and resolution["inputs"]["broadside"] is None
+    assert "broadside" not in {f["name"] for f in resolution["filled"]}

@@ -17,13 +17,44 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from generator.app.games import GameShip, TrackState
 from generator.errors import InputError
 from generator.loading import Rules
 from generator.resolve import Effect, ResolveInputError, get_resolver
-from generator.ruleset.logcard import Check, Checks, Tracks, slug, tally
+from generator.ruleset.logcard import Check, Checks, LogCard, Track, Tracks, slug, tally
+
+
+class TrackState(Protocol):
+    """A row of boxes of a ship's log and how many are crossed off (`games.TrackState`)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def track(self) -> Track: ...
+    @property
+    def crossed(self) -> int: ...
+    @property
+    def ended(self) -> bool: ...
+
+
+class GameShip(Protocol):
+    """A ship of a game as this module reads her (`games.GameShip`): her log and its marks.
+
+    A protocol, not an import: `games` calls this module, so this module does not import
+    `games` (no import cycle between the two).
+    """
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def card(self) -> LogCard: ...
+    @property
+    def marks(self) -> Mapping[str, bool | str]: ...
+    def tracks(self) -> Sequence[TrackState]: ...
+
 
 Ships = Mapping[str, GameShip]  # "ship" and, when one is named, "target"
 Reading = tuple[Any, str]  # a value and the words saying where it came from
@@ -445,6 +476,17 @@ def _convoy_condition(whose: str, condition: str) -> Printed:
     return Printed(whose, "crew", r"· crew ([a-z ]+)$", lambda found: found.strip() == condition)
 
 
+def _impulse_broadside(ships: Ships) -> Reading | None:
+    """The guns her broadside fires, a die each: her guns and her carronades together
+    (``guns=`` counts every gun fired, ``carronades=`` which of them are carronades)."""
+    ship = ships["ship"]
+    found = re.search(r"(\d+) guns and (\d+) carronades", " · ".join(ship.card.lines))
+    if found is None:
+        return None
+    guns, carronades = int(found.group(1)), int(found.group(2))
+    return guns + carronades, f"{ship.name}'s {guns} guns and {carronades} carronades"
+
+
 def _rate(found: str) -> str:
     number = re.match(r"\d+", found)
     return number.group(0) if number else found.casefold()
@@ -588,7 +630,7 @@ FILLS: dict[str, dict[str, Source]] = {
     },
     # impulse: Hull, Rigging and Crew are rows of boxes, one a point
     "impulse.fire-combat": {
-        "guns": Printed("ship", "guns a broadside", r"(\d+) guns and \d+ carronades", int),
+        "guns": Worked(_impulse_broadside),
         "carronades": Printed("ship", "carronades a broadside", r"(\d+) carronades", int),
     },
     "impulse.hull-type-bonus": {
@@ -628,6 +670,27 @@ FILLS: dict[str, dict[str, Source]] = {
     "high-seas.wet-sails": {"speed": Printed("ship", "speed", r"speed (\d+)", int)},
     "high-seas.hard-turn": {"handling": Printed("ship", "handling", r"handling (-?\d+)", int)},
 }
+
+
+#: inputs a player may give instead of a group the logs fill (a FLoB broadside's finished
+#: Attack Number stands for the ratings it is worked out from; impulse hits achieved for the
+#: guns fired): given, those filled inputs are left out, as the resolver refuses both
+INSTEAD: dict[str, dict[str, tuple[str, ...]]] = {
+    "flob.broadside": {"attack": ("broadside", "target_hull", "target_masts", "crew")},
+    "impulse.fire-combat": {"hits": ("guns", "carronades")},
+}
+
+
+def with_given(
+    resolver_id: str, filled: Sequence[Filled], given: Mapping[str, Any]
+) -> list[Filled]:
+    """Return the `filled` inputs a player's `given` ones leave standing: those given by
+    name, and the group an input given instead replaces (`INSTEAD`), are left out."""
+    instead = INSTEAD.get(resolver_id, {})
+    dropped = set(given)
+    for name in given:
+        dropped.update(instead.get(name, ()))
+    return [item for item in filled if item.name not in dropped]
 
 
 def filled_inputs(

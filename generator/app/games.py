@@ -547,7 +547,7 @@ def resolve_in_game(
     A side's link resolves with its own ships only: the other side's are not there to
     be named, so their ratings never reach it.
     """
-    from generator.app.filling import crossings, filled_inputs
+    from generator.app.filling import crossings, filled_inputs, with_given
     from generator.app.requests import fresh_seed
     from generator.resolve import get_resolver, parse_inputs
     from generator.resolve.engine import run
@@ -564,7 +564,9 @@ def resolve_in_game(
     target = find_ship(store, found, seat, target_name) if target_name else None
     if target is not None and target.key == ship.key:
         raise InputError(f"target: {ship.name} cannot act on herself")
-    filled = filled_inputs(rules, found.ruleset, resolver_id, ship, target)
+    filled = with_given(
+        resolver_id, filled_inputs(rules, found.ruleset, resolver_id, ship, target), given or {}
+    )
     raw: dict[str, Any] = {item.name: item.value for item in filled}
     raw.update(given or {})
     inputs = parse_inputs(resolver, rules, raw)
@@ -572,9 +574,7 @@ def resolve_in_game(
     resolution = run(resolver, rules, inputs, rolled)
     result = resolution.to_json()
     result["filled"] = [
-        {"name": item.name, "value": item.value, "from": item.words}
-        for item in filled
-        if item.name not in (given or {})
+        {"name": item.name, "value": item.value, "from": item.words} for item in filled
     ]
     losses = crossings(found.ruleset, resolution.outcome.effects, ship, target)
     with store.transaction() as db:
