@@ -264,6 +264,10 @@ Ship = TypedDict(
         "mast_rating": NotRequired[int],  # flob
         "crew_parties": NotRequired[int],  # flob
         "captain_quality": NotRequired[str],  # flob
+        # any naval ruleset: what her log has marked when the game starts (a campaign's
+        # damage carried over): boxes crossed off by row, check boxes ticked by label
+        "damage": NotRequired[dict[str, int]],
+        "marked": NotRequired[list[str]],
     },
 )
 
