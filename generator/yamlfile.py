@@ -93,6 +93,16 @@ def read_yaml(path: Path) -> YamlDoc:
     Raises:
         InputError: the file is missing, too big, not YAML, or expands too far.
     """
+    return parse_yaml(read_limited(path), path)
+
+
+def read_limited(path: Path) -> bytes:
+    """Return the bytes of the file `path`, refusing one missing, not a file, unreadable
+    or over `MAX_FILE_BYTES`, each in one line naming it.
+
+    Raises:
+        InputError: as said.
+    """
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -102,10 +112,9 @@ def read_yaml(path: Path) -> YamlDoc:
     if size > MAX_FILE_BYTES:
         raise InputError(f"{path}: refused: {size} bytes is over the {MAX_FILE_BYTES} byte limit")
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return parse_yaml(raw, path)
 
 
 def parse_yaml(raw: bytes, path: Path) -> YamlDoc:

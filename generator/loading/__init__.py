@@ -38,7 +38,7 @@ from generator.loading.problems import Problems
 from generator.resources import data_dir
 from generator.rulesets import ruleset_ids
 from generator.suggest import unknown
-from generator.yamlfile import MAX_FILE_BYTES, YamlDoc, parse_yaml, read_yaml
+from generator.yamlfile import YamlDoc, parse_yaml, read_limited, read_yaml
 
 __all__ = [
     "Axis",
@@ -70,18 +70,7 @@ def _house_file(path: Path) -> HouseRules:
     Raises:
         InputError: missing, not a file, unreadable or too big (as `read_yaml` says it).
     """
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if not path.is_file():
-        raise InputError(f"{path}: not a file")
-    if size > MAX_FILE_BYTES:
-        raise InputError(f"{path}: refused: {size} bytes is over the {MAX_FILE_BYTES} byte limit")
-    try:
-        return HouseRules(str(path), path.read_bytes())
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return HouseRules(str(path), read_limited(path))
 
 
 def _apply_house_rules(
