@@ -225,8 +225,14 @@ def test_two_players_and_the_gm_mark_logs_in_the_browser(browser: Any, server: s
             timeout=8000
         )
         # both tap at once, from the same version: the second is refused and shows the stored log
-        gm.evaluate("document.querySelector('#ship-1-1').dataset.version = '1'")
-        gm.locator("#ship-1-1 .track").first.locator("label.box input").nth(0).uncheck()
+        # (in one step of the page's own loop, so that its polling cannot come between)
+        gm.evaluate(
+            """() => {
+              const form = document.querySelector('#ship-1-1');
+              form.dataset.version = '1';
+              form.querySelector('.track label.box input').click();
+            }"""
+        )
         gm.locator("#ship-1-1 .log-said").get_by_text("Changed elsewhere").wait_for()
         assert gm.locator("#ship-1-1 .track").first.locator("label.box input:checked").count() == 2
         assert side.evaluate("document.documentElement.scrollWidth") <= 390

@@ -62,8 +62,9 @@ document.addEventListener("DOMContentLoaded", () => {
         show(form, body);
         tell(form, "Saved.");
       } else if (answer.status === 409) {
-        tell(form, "Changed elsewhere meanwhile: this log now shows what is stored; tap again.");
+        // the stored log first, then the words that say so
         await refresh(true);
+        tell(form, "Changed elsewhere meanwhile: this log now shows what is stored; tap again.");
       } else {
         tell(form, body.error || `Not saved (${answer.status}).`);
       }
