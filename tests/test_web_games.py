@@ -427,3 +427,43 @@ def test_a_finished_attack_number_given_stands_for_the_filled_ratings(tmp_path: 
     resolution = answer.json()["resolution"]
     assert resolution["inputs"]["attack"] == 5 and resolution["inputs"]["broadside"] is None
     assert "broadside" not in {f["name"] for f in resolution["filled"]}
+
+
+def test_a_server_killed_mid_write_leaves_the_ship_as_she_was(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    client = _app(tmp_path)
+    game = started(client)
+    gm = {"X-Game-Token": token_of(game["links"]["gm"])}
+    where = f"/api/games/{game['id']}"
+    client.patch(f"{where}/ships/1-1", json={"tracks": {"crew": 1}}, headers=gm)
+    before = client.get(where, headers=gm).json()["ships"]
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_MID_CHANGE, str(tmp_path), str(game["id"])],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert killed.returncode == 9, killed.stderr
+    assert _app(tmp_path).get(where, headers=gm).json()["ships"] == before
+
+
+# a process that crosses boxes off a ship and dies inside the write, after her marks are
+# updated and before the transaction commits (change_ship asks the time just then)
+_KILLED_MID_CHANGE = """
+import os, sys
+from pathlib import Path
+from generator.app import games
+from generator.app.store import Store
+
+class Dying:
+    @staticmethod
+    def time():
+        os._exit(9)
+
+store = Store(Path(sys.argv[1]))
+found = games.game(store, int(sys.argv[2]))
+games.time = Dying
+games.change_ship(store, found, games.Seat(None), "1-1", version=None, tracks={"crew": 3})
+"""
