@@ -22,9 +22,9 @@ from typing import Any
 
 from generator.app import games
 from generator.app.games import Game, GameShip, Seat
-from generator.app.printed import PdfFile, make_packet
-from generator.app.requests import QUIET, Listener, PacketRequest
-from generator.app.saved import PacketOptions
+from generator.app.printed import PdfFile
+from generator.app.requests import QUIET, Listener
+from generator.app.saved import PacketOptions, scenario_packet
 from generator.app.store import Conflict, Store
 from generator.errors import InputError
 from generator.schema.damage import damage_of
@@ -68,16 +68,9 @@ def game_packet(
     scenario with every ship's log marked as the game has it (`carried_scenario`), played
     by its house rules; the bytes `quartermaster packet --from FILE` makes of that
     scenario."""
-    options = options or PacketOptions()
-    request = PacketRequest(
-        scenario=carried_scenario(store, found),
-        printing=options.printing,
-        without=options.without,
-        spares=options.spares,
-        handouts=options.handouts,
-        rules_file=found.house,
+    return scenario_packet(
+        carried_scenario(store, found), found.house, options or PacketOptions(), listener
     )
-    return make_packet(request, listener)
 
 
 # --- in: a filled log read back ---------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import io
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -215,13 +215,24 @@ def game_night_packet(
     """Return the packet (and, when asked, the handouts) of a kept game night: the bytes
     `quartermaster packet --from FILE [--rules HOUSE]` makes from a file holding its
     scenario (and one holding its house rules)."""
+    return scenario_packet(saved.scenario, saved.house_rules, options, listener)
+
+
+def scenario_packet(
+    scenario: Mapping[str, Any],
+    house: HouseRules | None,
+    options: PacketOptions = PacketOptions(),
+    listener: Listener = QUIET,
+) -> list[PdfFile]:
+    """Return the packet of a scenario in hand, played by the house rules `house`, with
+    `options`: what `packet --from FILE [--rules HOUSE]` makes of files holding them."""
     request = PacketRequest(
-        scenario=saved.scenario,
+        scenario=scenario,
         printing=options.printing,
         without=options.without,
         spares=options.spares,
         handouts=options.handouts,
-        rules_file=saved.house_rules,
+        rules_file=house,
     )
     return make_packet(request, listener)
 

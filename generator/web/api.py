@@ -52,6 +52,20 @@ async def read_json(request: Request) -> Any:
         raise InputError(f"the body is not JSON: {exc}") from None
 
 
+async def read_object(
+    request: Request, shape: str, what: str, keys: tuple[str, ...]
+) -> dict[str, Any]:
+    """Return the request's JSON body, an object of `keys` at most, or refuse it in one line:
+    not an object (it "must be `shape`"), or a key that is not a part of `what`."""
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise InputError(f"the body must be {shape}")
+    extra = sorted(set(body) - set(keys))
+    if extra:
+        raise InputError(f"{extra[0]}: not a part of {what} ({', '.join(keys)})")
+    return body
+
+
 def scenario_json(saved: Saved) -> dict[str, Any]:
     """Return what the API says of a game night: its number, version and scenario, the
     scenario as `quartermaster scenario --json` prints it, and its house rules

@@ -20,7 +20,7 @@ from generator.app import campaigns, games
 from generator.app.campaigns import CarriedOn
 from generator.app.saved import check_number
 from generator.errors import InputError
-from generator.web.api import read_json
+from generator.web.api import read_object
 from generator.web.files import Pages
 from generator.web.games import game_token
 from generator.web.state import state_of
@@ -102,12 +102,9 @@ async def api_carry_on(request: Request) -> Response:
     store = state.store
     number = check_number(request.path_params["id"], "game")
     token = game_token(request)
-    body = await read_json(request)
-    if not isinstance(body, dict):
-        raise InputError('the body must be {"seed"?: N, "title"?: "words"}')
-    extra = sorted(set(body) - {"seed", "title"})
-    if extra:
-        raise InputError(f"{extra[0]}: not a part of carrying a game on (seed, title)")
+    body = await read_object(
+        request, '{"seed"?: N, "title"?: "words"}', "carrying a game on", ("seed", "title")
+    )
     seed = _seed(body.get("seed"))
     title = body.get("title")
     if title is not None and not isinstance(title, str):

@@ -35,7 +35,7 @@ from generator.ruleset.logcard import (
     WriteCell,
     WriteIns,
 )
-from generator.web.api import packet_options, read_json
+from generator.web.api import packet_options, read_json, read_object
 from generator.web.files import Pages
 from generator.web.said import said_on_page
 from generator.web.state import state_of
@@ -427,12 +427,12 @@ async def api_ship(request: Request) -> Response:
     number = check_number(request.path_params["id"], "game")
     token = game_token(request)
     key = request.path_params["ship"]
-    body = await read_json(request)
-    if not isinstance(body, dict):
-        raise InputError('the body must be {"version": N, "tracks": {...}, "marks": {...}}')
-    unknown_keys = sorted(set(body) - {"version", "tracks", "marks"})
-    if unknown_keys:
-        raise InputError(f"{unknown_keys[0]}: not a part of a change (version, tracks, marks)")
+    body = await read_object(
+        request,
+        '{"version": N, "tracks": {...}, "marks": {...}}',
+        "a change",
+        ("version", "tracks", "marks"),
+    )
     version = body.get("version")
     if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
         raise InputError("version: the version the change was made against (a number)")
@@ -455,14 +455,12 @@ async def api_resolve(request: Request) -> Response:
     store = state.store
     number = check_number(request.path_params["id"], "game")
     token = game_token(request)
-    body = await read_json(request)
-    if not isinstance(body, dict):
-        raise InputError('the body must be {"resolver", "ship", "target"?, "inputs"?, "seed"?}')
-    extra = sorted(set(body) - {"resolver", "ship", "target", "inputs", "seed"})
-    if extra:
-        raise InputError(
-            f"{extra[0]}: not a part of a resolution (resolver, ship, target, inputs, seed)"
-        )
+    body = await read_object(
+        request,
+        '{"resolver", "ship", "target"?, "inputs"?, "seed"?}',
+        "a resolution",
+        ("resolver", "ship", "target", "inputs", "seed"),
+    )
     resolver, ship, target = body.get("resolver"), body.get("ship"), body.get("target")
     if not isinstance(resolver, str) or not isinstance(ship, str):
         raise InputError("resolver and ship: each a name (flob.broadside; Victory or 1-2)")
@@ -515,12 +513,12 @@ async def api_end(request: Request) -> Response:
     store = state.store
     number = check_number(request.path_params["id"], "game")
     token = game_token(request)
-    body = await read_json(request)
-    if not isinstance(body, dict):
-        raise InputError('the body must be {"results"?: {ship: end}, "victory"?: [n, ...]}')
-    extra = sorted(set(body) - {"results", "victory"})
-    if extra:
-        raise InputError(f"{extra[0]}: not a part of a game's end (results, victory)")
+    body = await read_object(
+        request,
+        '{"results"?: {ship: end}, "victory"?: [n, ...]}',
+        "a game's end",
+        ("results", "victory"),
+    )
     results, victory = body.get("results") or {}, body.get("victory") or []
     if not isinstance(results, dict) or not isinstance(victory, list):
         raise InputError("results: a mapping of ships to their ends; victory: a list")
