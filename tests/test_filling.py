@@ -105,8 +105,8 @@ def _resolve_until(
     raise AssertionError(f"{resolver_id}: no seed up to 400 gave the outcome wanted")
 
 
-def _marked(found: Mapping[str, Mapping[str, bool]], ship: GameShip) -> set[str]:
-    return {name for name, on in found.get(ship.key, {}).items() if on}
+def _marked(found: Mapping[str, Mapping[str, bool | int]], ship: GameShip) -> set[str]:
+    return {name for name, on in found.get(ship.key, {}).items() if on is True}
 
 
 # --- the tables ---------------------------------------------------------------------------
@@ -276,6 +276,36 @@ def test_tactical_broadside_losses_cross_the_next_boxes() -> None:
     assert _marked(marks, target) == expected
     assert ship.key not in marks
     assert done.to_json()["effects"] == [e.to_json() for e in done.outcome.effects]
+
+
+def test_high_seas_men_killed_are_added_to_the_counts_written_in() -> None:
+    """High Seas writes men killed in as counts, not boxes: a boarding's fighters killed
+    on both ships, and a natural 20's crew killed by the burst, are numbers to add."""
+    first, second = _cards("high-seas")
+    ship = _ship(first, 0, written={"a_fighters_killed": "5"})
+    target = _ship(second, 1)
+    done = _resolve_until(
+        "high-seas.boarding",
+        ship,
+        target,
+        {},
+        lambda r: {e.who for e in r.outcome.effects if e.what == "fighters"} == {"ship", "target"},
+    )
+    killed = {e.who: e.amount for e in done.outcome.effects if e.what == "fighters"}
+    marks = crossings("high-seas", done.outcome.effects, ship, target)
+    assert marks[ship.key]["a_fighters_killed"] == killed["ship"]
+    assert marks[target.key]["b_fighters_killed"] == killed["target"]
+    burst = _resolve_until(
+        "high-seas.cannon-fire",
+        ship,
+        target,
+        {"range": "short", "target": "hull", "guns": "4"},
+        lambda r: r.outcome.result == "gun bursts",
+    )
+    crew = next(e.amount for e in burst.outcome.effects if e.what == "crew")
+    marks = crossings("high-seas", burst.outcome.effects, ship, target)
+    # the gun lost: which battery it was is the player's to write in
+    assert marks == {ship.key: {"a_crew_killed": crew}}
 
 
 def test_tactical_boarding_capture_ticks_captured() -> None:

@@ -235,6 +235,31 @@ def filled(played: tuple[Path, Store, Game]) -> tuple[Path, dict[str, str]]:
     return path, changes
 
 
+def test_a_read_that_fails_on_its_last_ship_changes_none(
+    played: tuple[Path, Store, Game],
+    filled: tuple[Path, dict[str, str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The ships of a filled packet are read back in one write: a failure at the last ship
+    (a full disk, a killed server) leaves every ship as she was."""
+    _, store, found = played
+    before = {s.key: s.marks for s in games.ships(store, found, Seat(None))}
+    real = games._write_marks
+    written: list[str] = []
+
+    def failing(db: Any, game: Game, ship: Any, new: Any, version: Any) -> None:
+        written.append(ship.key)
+        if len(written) == len(before):
+            raise OSError("disk full")
+        real(db, game, ship, new, version)
+
+    monkeypatch.setattr(games, "_write_marks", failing)
+    with pytest.raises(OSError, match="disk full"):
+        read_filled(store, found, filled[0].read_bytes(), "filled.pdf")
+    assert written == ["1-1", "1-2", "2-1", "2-2"]
+    assert {s.key: s.marks for s in games.ships(store, found, Seat(None))} == before
+
+
 def test_a_game_printed_filled_and_read_back_keeps_what_was_filled(
     played: tuple[Path, Store, Game], filled: tuple[Path, dict[str, str]]
 ) -> None:

@@ -301,6 +301,58 @@ def test_a_broadside_is_filled_from_the_logs_applied_and_undone(
     assert seen == []  # the GM's broadside named their ship
 
 
+def test_men_killed_are_written_in_added_and_taken_off_again(tmp_path: Path) -> None:
+    """High Seas keeps men killed as numbers written in: apply adds a boarding's dead to
+    each ship's count, the page says so, and undo takes them off again, keeping what was
+    written by hand in between."""
+    client = _app(tmp_path)
+    game = started(client, "high-seas")
+    where = f"/api/games/{game['id']}"
+    gm = {"X-Game-Token": token_of(game["links"]["gm"])}
+    made = None
+    for seed in range(60):
+        answer = client.post(
+            f"{where}/resolve",
+            json={"resolver": "high-seas.boarding", "ship": "1-1", "target": "2-1", "seed": seed},
+            headers=gm,
+        )
+        assert answer.status_code == 201, answer.text
+        if len(answer.json()["losses"]) == 2:
+            made = answer.json()
+            break
+    assert made is not None
+    added = {
+        key: {w["field"]: w["amount"] for w in loss["written"]}
+        for key, loss in made["losses"].items()
+    }
+    assert all(
+        w["what"] == "fighters killed" for loss in made["losses"].values() for w in loss["written"]
+    )
+    page = client.get(f"/play/{token_of(game['links']['gm'])}")
+    assert f"write in +{added['1-1'][next(iter(added['1-1']))]} fighters killed" in page.text
+
+    def written() -> dict[str, dict[str, str]]:
+        ships = client.get(where, headers=gm).json()["ships"]
+        return {
+            s["key"]: {f: s["marks"].get(f) for f in added[s["key"]]}
+            for s in ships
+            if s["key"] in added
+        }
+
+    assert client.post(f"{where}/resolutions/{made['number']}/apply", headers=gm).status_code == 200
+    assert written() == {k: {f: str(n) for f, n in v.items()} for k, v in added.items()}
+    ((field, count),) = added["1-1"].items()
+    ship = client.get(where, headers=gm).json()["ships"][0]
+    changed = client.patch(
+        f"{where}/ships/1-1",
+        json={"version": ship["version"], "marks": {field: str(count + 2)}},
+        headers=gm,
+    )
+    assert changed.status_code == 200, changed.text
+    assert client.post(f"{where}/resolutions/{made['number']}/undo", headers=gm).status_code == 200
+    assert written() == {"1-1": {field: "2"}, "2-1": dict.fromkeys(added["2-1"])}
+
+
 def test_play_with_a_game_fills_and_applies(tmp_path: Path) -> None:
     from generator.app.games import TableGame, game_rules, start_game
     from generator.app.requests import OrderOptions, ScenarioRequest

@@ -732,18 +732,30 @@ ROWS: dict[str, dict[str, str]] = {
 }
 
 
+#: where a ruleset's log keeps a loss as a number written in, not a row of boxes: the
+#: write-in field (after the ship's prefix) the loss is added to
+TALLIES: dict[str, dict[str, str]] = {
+    # High Seas: men killed by fire and fighters killed boarding are written in as counts
+    # (the next boarding counts her fighters less those killed, `_high_seas_fighters`)
+    "high-seas": {"crew": "crew_killed", "fighters": "fighters_killed"},
+}
+
+
 def crossings(
     ruleset: str, effects: Sequence[Effect], ship: GameShip, target: GameShip | None
-) -> dict[str, dict[str, bool]]:
+) -> dict[str, dict[str, bool | int]]:
     """Return, by ship key, the log fields to mark so that each effect is on the logs: a
-    loss crosses off the next boxes of its row (stopping at the row's end), a state ticks
-    its check box. An effect on no row or check box of the log (which mast, men killed
-    written in) is left for the player.
+    loss crosses off the next boxes of its row (stopping at the row's end), or is a number
+    to add to what is written in its space (`TALLIES`: the field -> how many); a state ticks
+    its check box. An effect on no row, space or check box of the log (which mast; which
+    battery a gun was lost from) is left for the player.
 
     A Hit Points row is a tally (each box N points): the losses on it are added up and a box
     crossed per whole N points, and every box left once they reach what is left; what does
     not make a whole box is not kept.
     """
+    from generator.app.games import card_fields
+
     ships = {"ship": ship, "target": target}
     lost: dict[tuple[str, str], int] = {}
     states: list[tuple[str, str]] = []
@@ -755,12 +767,16 @@ def crossings(
             lost[(effect.who, key)] = lost.get((effect.who, key), 0) + effect.amount
         if effect.state:
             states.append((effect.who, effect.state))
-    marks: dict[str, dict[str, bool]] = {}
+    marks: dict[str, dict[str, bool | int]] = {}
     for (who, key), amount in lost.items():
         found = ships[who]
         assert found is not None
         track = _track(found, key)
         if track is None:
+            space = TALLIES.get(ruleset, {}).get(key)
+            field = f"{found.card.prefix}_{space}" if space else None
+            if field is not None and field in card_fields(found.card)[1]:
+                marks.setdefault(found.key, {})[field] = amount
             continue
         unit = _points_a_box(track)
         left = [b for b in track.track.boxes if found.marks.get(b) is not True]

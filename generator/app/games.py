@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import secrets
+import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 from generator.app.saved import bring_in_file
 from generator.app.store import Conflict, NotFound, Saved, Store
@@ -431,6 +433,46 @@ def change_ship(
     if found.ended is not None:
         raise Conflict(f"game {found.id} has ended: its ships no longer change")
     ship = find_ship(store, found, seat, name)
+    new = _marked(ship, tracks, marks, whole=whole)
+    with store.transaction() as db:
+        _write_marks(db, found, ship, new, version)
+    return find_ship(store, found, seat, ship.key)
+
+
+def change_ships(
+    store: Store, found: Game, seat: Seat, marks: Mapping[str, Mapping[str, Any]]
+) -> list[GameShip]:
+    """Set the whole log of several ships at once (a filled packet read back), as one
+    write: every ship's marks are checked first, and a problem in any changes none.
+
+    Args:
+        marks: ship key -> her whole log (field name -> True/False or words); a box it
+            leaves out is cleared.
+
+    Raises:
+        InputError: a ship, field or value her log does not have; nothing changes.
+        Conflict: the game has ended.
+    """
+    if found.ended is not None:
+        raise Conflict(f"game {found.id} has ended: its ships no longer change")
+    planned = []
+    for name, given in marks.items():
+        ship = find_ship(store, found, seat, name)
+        planned.append((ship, _marked(ship, None, given, whole=True)))
+    with store.transaction() as db:
+        for ship, new in planned:
+            _write_marks(db, found, ship, new, None)
+    return [find_ship(store, found, seat, ship.key) for ship, _ in planned]
+
+
+def _marked(
+    ship: GameShip,
+    tracks: Mapping[str, Any] | None,
+    marks: Mapping[str, Any] | None,
+    *,
+    whole: bool,
+) -> dict[str, Any]:
+    """Return a ship's marks with a change made (as `change_ship` takes it), checked."""
     new = {} if whole else dict(ship.marks)
     boxes, written = card_fields(ship.card)
     given = dict(marks or {})
@@ -467,23 +509,27 @@ def change_ship(
             new.pop(box, None)
             if number < count:
                 new[box] = True
-    with store.transaction() as db:
-        row = db.execute(
-            "SELECT version FROM game_ships WHERE game = ? AND side = ? AND ship = ?",
-            (found.id, ship.side, ship.index),
-        ).fetchone()
-        if version is not None and row[0] != version:
-            raise Conflict(
-                f"{ship.name} was changed elsewhere (version {row[0]}, not {version}): "
-                "reload the page"
-            )
-        db.execute(
-            "UPDATE game_ships SET marks = ?, version = version + 1 "
-            "WHERE game = ? AND side = ? AND ship = ?",
-            (json.dumps(new, sort_keys=True), found.id, ship.side, ship.index),
+    return new
+
+
+def _write_marks(
+    db: sqlite3.Connection, found: Game, ship: GameShip, new: Mapping[str, Any], version: int | None
+) -> None:
+    """Store a ship's marks in the transaction `db` (against `version`, unless None)."""
+    row = db.execute(
+        "SELECT version FROM game_ships WHERE game = ? AND side = ? AND ship = ?",
+        (found.id, ship.side, ship.index),
+    ).fetchone()
+    if version is not None and row[0] != version:
+        raise Conflict(
+            f"{ship.name} was changed elsewhere (version {row[0]}, not {version}): reload the page"
         )
-        db.execute("UPDATE games SET updated = ? WHERE id = ?", (time.time(), found.id))
-    return find_ship(store, found, seat, ship.key)
+    db.execute(
+        "UPDATE game_ships SET marks = ?, version = version + 1 "
+        "WHERE game = ? AND side = ? AND ship = ?",
+        (json.dumps(new, sort_keys=True), found.id, ship.side, ship.index),
+    )
+    db.execute("UPDATE games SET updated = ? WHERE id = ?", (time.time(), found.id))
 
 
 def set_turn(store: Store, found: Game, seat: Seat, turn: int, version: int | None) -> Game:
@@ -519,7 +565,8 @@ class GameResolution:
     ship: str | None
     target: str | None
     result: Mapping[str, Any]
-    losses: Mapping[str, Mapping[str, bool]]  # ship key -> log field -> marked
+    # ship key -> log field -> marked (a box), or the number added to what is written there
+    losses: Mapping[str, Mapping[str, bool | int]]
     applied: Mapping[str, Mapping[str, bool]] | None  # ship key -> field -> as it was
     undone: bool
 
@@ -671,11 +718,17 @@ def apply_resolution(store: Store, found: Game, seat: Seat, number: int) -> Game
         ).fetchone()
         if row[0] is not None:
             raise Conflict(f"resolution {number}: its losses are on the logs already")
-        before: dict[str, dict[str, bool]] = {}
+        before: dict[str, dict[str, Any]] = {}
         for key, fields in made.losses.items():
             side, index, marks = _ship_row(db, found, key)
-            before[key] = {field: marks.get(field) is True for field in fields}
+            before[key] = {}
             for field, value in fields.items():
+                if _is_tally(value):
+                    # a number written in: the loss is added to it
+                    before[key][field] = marks.get(field)
+                    marks[field] = str(_written_number(marks.get(field)) + value)
+                    continue
+                before[key][field] = marks.get(field) is True
                 marks.pop(field, None)
                 if value:
                     marks[field] = True
@@ -700,11 +753,18 @@ def undo_resolution(store: Store, found: Game, seat: Seat, number: int) -> GameR
         ).fetchone()
         if row[0] is None:
             raise Conflict(f"resolution {number}: its losses are not on the logs")
-        before: dict[str, dict[str, bool]] = json.loads(row[0])
+        before: dict[str, dict[str, Any]] = json.loads(row[0])
         for key, fields in before.items():
             side, index, marks = _ship_row(db, found, key)
             for field, was in fields.items():
-                if made.losses.get(key, {}).get(field) is not None:
+                loss = made.losses.get(key, {}).get(field)
+                if _is_tally(loss):
+                    # the loss comes off the number (what was written by hand since stays)
+                    left = _written_number(marks.get(field)) - loss
+                    marks.pop(field, None)
+                    if left > 0 or (was is not None and str(was).strip()):
+                        marks[field] = str(max(left, 0))
+                elif loss is not None:
                     marks.pop(field, None)
                     if was:
                         marks[field] = True
@@ -714,6 +774,18 @@ def undo_resolution(store: Store, found: Game, seat: Seat, number: int) -> GameR
             (found.id, number),
         )
     return resolution_of(store, found, seat, number)
+
+
+def _is_tally(loss: Any) -> TypeGuard[int]:
+    """Whether a resolution's loss on a field is a number to add to what is written there
+    (`filling.TALLIES`), not a box to cross."""
+    return isinstance(loss, int) and not isinstance(loss, bool)
+
+
+def _written_number(words: Any) -> int:
+    """The number written in a space (a tally of men killed): 0 if none is."""
+    found = re.match(r"\s*(\d+)", str(words or ""))
+    return int(found.group(1)) if found else 0
 
 
 def _store_marks(db: Any, found: Game, side: int, index: int, marks: dict[str, Any]) -> None:
@@ -739,7 +811,15 @@ def resolution_json(made: GameResolution, names: Mapping[str, str]) -> dict[str,
         "target": made.target,
         "resolution": dict(made.result),
         "losses": {
-            key: {"ship": names.get(key, key), "boxes": sorted(f for f, v in fields.items() if v)}
+            key: {
+                "ship": names.get(key, key),
+                "boxes": sorted(f for f, v in fields.items() if v is True),
+                "written": [
+                    {"field": f, "what": _space_words(f), "amount": v}
+                    for f, v in sorted(fields.items())
+                    if _is_tally(v)
+                ],
+            }
             for key, fields in made.losses.items()
         },
         "applied": made.applied is not None,
@@ -1019,8 +1099,17 @@ class TableGame:
 
 
 def _losses_words(made: GameResolution, names: Mapping[str, str]) -> str:
-    """Say a resolution's losses: how many boxes on which ship."""
-    return "; ".join(
-        f"{sum(1 for v in fields.values() if v)} on {names.get(key, key)}"
-        for key, fields in made.losses.items()
-    )
+    """Say a resolution's losses: how many boxes on which ship, and the numbers added to
+    what is written in her spaces."""
+    said = []
+    for key, fields in made.losses.items():
+        boxes = sum(1 for v in fields.values() if v is True)
+        added = [f"+{v} {_space_words(f)}" for f, v in sorted(fields.items()) if _is_tally(v)]
+        words = [f"{boxes} on {names.get(key, key)}"] if boxes else [names.get(key, key)]
+        said.append(" ".join(words + ([f"({', '.join(added)})"] if added else [])))
+    return "; ".join(said)
+
+
+def _space_words(field: str) -> str:
+    """A write-in space's field as words ("crew killed")."""
+    return field.rsplit("_", 2)[-2] + " " + field.rsplit("_", 1)[-1]

@@ -143,7 +143,7 @@ class FilledRead:
 def read_filled(store: Store, found: Game, pdf: bytes, file: str = "the PDF") -> FilledRead:
     """Read a fillable ship's log (or a whole packet) of game `found`, filled in any PDF
     reader, back into the game (the GM's to do): every ship with a field in the file gets
-    her log as the file has it (a box left unticked there is cleared), one write a ship.
+    her log as the file has it (a box left unticked there is cleared), all in one write.
 
     Args:
         file: the file's name, as the messages say it.
@@ -183,14 +183,11 @@ def read_filled(store: Store, found: Game, pdf: bytes, file: str = "the PDF") ->
             f"{file}: no field of a ship's log of game {found.id} ({found.title}): print the "
             "game's packet with fillable logs, fill that in and read it back"
         )
+    before = {ship.key: ship for ship in ships}
+    changed = {ship.key: given[ship.key] for ship in ships if ship.key in given}
     read: list[ShipRead] = []
-    for ship in ships:
-        marks = given.get(ship.key)
-        if marks is None:
-            continue
-        after = games.change_ship(
-            store, found, Seat(None), ship.key, version=None, marks=marks, whole=True
-        )
+    for after in games.change_ships(store, found, Seat(None), changed):
+        ship = before[after.key]
         read.append(
             ShipRead(
                 key=ship.key,

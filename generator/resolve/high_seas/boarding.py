@@ -296,7 +296,10 @@ class Boarding(SteppedResolver):
                 f"{side.capitalize()}: {lost} killed; {trained} trained, {untrained} untrained left"
             )
             if lost:
-                effects.append(Effect("ship" if side == "boarders" else "target", "crew", lost))
+                # the men who fight a boarding action are her fighters (the log's
+                # "Fighters killed", which the next boarding's fighters are counted less)
+                who = "ship" if side == "boarders" else "target"
+                effects.append(Effect(who, "fighters", lost))
         if result == "defenders surrender":
             # the defenders are her crew: in surrendering they strike her colours
             effects.append(Effect("target", "state", state="struck"))
