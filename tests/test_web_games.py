@@ -153,6 +153,17 @@ def test_a_games_links_open_without_the_key_and_nothing_else_does(tmp_path: Path
     assert player.get(f"/api/scenarios/{game['night']['id']}").status_code == 401
     assert player.post("/api/games", json={"scenario_id": game["night"]["id"]}).status_code == 401
     assert player.get(f"/api/games/{game['id']}").status_code == 404  # no token, no game
+    # the odds, on the link's own page: its ruleset's resolvers, and links to its pages only
+    play = game["links"]["sides"][1].replace(BASE, "")
+    odds = player.get(f"{play}/odds", params={"expression": "2d6", "vs": "1d12"})
+    assert odds.status_code == 200 and "16.67%" in odds.text  # the chance of a 7 on 2d6
+    assert f'action="{play}/odds#result"' in odds.text
+    assert 'value="convoy.' in odds.text and 'value="flob.' not in odds.text
+    assert re.findall(r'<a [^>]*href="([^"]+)"', odds.text) == [play, f"{play}/odds"]
+    assert '<meta name="referrer" content="no-referrer">' in odds.text
+    chosen = player.get(f"{play}/odds", params={"resolver": "flob.broadside"})
+    assert chosen.status_code == 400 and "flob.broadside" in chosen.text
+    assert player.get("/play/" + "x" * 24 + "/odds").status_code == 404
 
 
 def test_a_game_is_kept_across_a_restart(tmp_path: Path) -> None:

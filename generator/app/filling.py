@@ -22,7 +22,16 @@ from typing import Any, Protocol
 from generator.errors import InputError
 from generator.loading import Rules
 from generator.resolve import Effect, ResolveInputError, get_resolver
-from generator.ruleset.logcard import Check, Checks, LogCard, Track, Tracks, slug, tally
+from generator.ruleset.logcard import (
+    Check,
+    Checks,
+    LogCard,
+    Track,
+    Tracks,
+    card_fields,
+    slug,
+    tally,
+)
 
 
 class TrackState(Protocol):
@@ -754,8 +763,6 @@ def crossings(
     crossed per whole N points, and every box left once they reach what is left; what does
     not make a whole box is not kept.
     """
-    from generator.app.games import card_fields
-
     ships = {"ship": ship, "target": target}
     lost: dict[tuple[str, str], int] = {}
     states: list[tuple[str, str]] = []

@@ -33,15 +33,11 @@ from generator.generate.base import get_generator
 from generator.loading import HouseRules, Rules, load_rules
 from generator.render.kinds.ship_log import log_prefixes, ship_log
 from generator.ruleset.logcard import (
-    CheckCell,
     Checks,
-    Choice,
     LogCard,
-    Table,
     Track,
     Tracks,
-    WriteCell,
-    WriteIns,
+    card_fields,
     slug,
 )
 from generator.ruleset.model import Scenario
@@ -135,33 +131,6 @@ def ship_key(side: int, index: int) -> str:
 
 
 # --- the fields a log holds ----------------------------------------------------------------
-
-
-def card_fields(card: LogCard) -> tuple[frozenset[str], frozenset[str]]:
-    """Return the names of the fields a named ship's log marks: (boxes, written)."""
-    boxes: set[str] = set()
-    written: set[str] = set()
-    for section in card.sections():
-        if isinstance(section, Tracks):
-            for track in section.rows:
-                boxes.update(track.boxes)
-                for check in track.after:
-                    boxes.update(check.fields)
-        elif isinstance(section, Checks):
-            for check in section.entries:
-                boxes.update(check.fields)
-        elif isinstance(section, Choice):
-            boxes.update(option.field for option in section.options)
-        elif isinstance(section, WriteIns):
-            written.update(entry.field for entry in section.entries)
-        elif isinstance(section, Table):
-            for row in section.rows:
-                for cell in row.cells:
-                    if isinstance(cell, CheckCell):
-                        boxes.update(cell.fields)
-                    elif isinstance(cell, WriteCell):
-                        written.add(cell.field)
-    return frozenset(boxes), frozenset(written)
 
 
 # --- starting a game -----------------------------------------------------------------------

@@ -27,6 +27,7 @@ from generator.app.requests import QUIET, Listener
 from generator.app.saved import PacketOptions, scenario_packet
 from generator.app.store import Conflict, Store
 from generator.errors import InputError
+from generator.ruleset.logcard import card_fields
 from generator.schema.damage import damage_of
 
 #: the largest PDF read back (a whole fillable packet of a big game is a few MB)
@@ -159,7 +160,7 @@ def read_filled(store: Store, found: Game, pdf: bytes, file: str = "the PDF") ->
     ships = games.ships(store, found, Seat(None))
     owners: dict[str, tuple[GameShip, bool]] = {}  # field -> her ship, and whether a box
     for ship in ships:
-        boxes, written = games.card_fields(ship.card)
+        boxes, written = card_fields(ship.card)
         owners.update({name: (ship, True) for name in boxes})
         owners.update({name: (ship, False) for name in written})
     prefixes = {ship.card.prefix for ship in ships}

@@ -15,7 +15,7 @@ from generator.app.inputs import load_rules
 from generator.app.requests import fresh_seed
 from generator.assignments import parse_assignments
 from generator.errors import InputError
-from generator.loading import Rules
+from generator.loading import HouseRules, Rules
 from generator.resolve import Resolver, all_resolvers, get_resolver, parse_inputs
 from generator.resolve.engine import Resolution, odds, run
 from generator.suggest import unknown
@@ -29,13 +29,13 @@ class Resolvers:
     resolvers: tuple[Resolver, ...]
 
 
-def find_resolver(resolver_id: str, rules_file: Path | None = None) -> Resolvers:
+def find_resolver(resolver_id: str, rules_file: Path | HouseRules | None = None) -> Resolvers:
     """Return the one resolver `resolver_id` names (found before the rules are read)."""
     resolver = get_resolver(resolver_id)
     return Resolvers(load_rules(rules_file), (resolver,))
 
 
-def find_resolvers(target: str | None, rules_file: Path | None = None) -> Resolvers:
+def find_resolvers(target: str | None, rules_file: Path | HouseRules | None = None) -> Resolvers:
     """Return every resolver, a ruleset's (``flob``), or one (``flob.broadside``),
     refusing a ruleset that has none."""
     rules = load_rules(rules_file)
@@ -55,7 +55,7 @@ class ResolveRequest:
     resolver_id: str
     values: tuple[str, ...] = ()
     seed: int | None = None
-    rules_file: Path | None = None
+    rules_file: Path | HouseRules | None = None  # a house-rules file, or one in hand
 
 
 def _read(request: ResolveRequest) -> tuple[Rules, Resolver, dict[str, Any]]:

@@ -443,3 +443,30 @@ class Log:
 def tracks(*rows: Track, group: str = "") -> Tracks:
     """A section of rows of boxes (`group`: a title, and the officers' wider labels)."""
     return Tracks(tuple(rows), group)
+
+
+def card_fields(card: LogCard) -> tuple[frozenset[str], frozenset[str]]:
+    """Return the names of the fields a named ship's log marks: (boxes, written)."""
+    boxes: set[str] = set()
+    written: set[str] = set()
+    for section in card.sections():
+        if isinstance(section, Tracks):
+            for track in section.rows:
+                boxes.update(track.boxes)
+                for check in track.after:
+                    boxes.update(check.fields)
+        elif isinstance(section, Checks):
+            for check in section.entries:
+                boxes.update(check.fields)
+        elif isinstance(section, Choice):
+            boxes.update(option.field for option in section.options)
+        elif isinstance(section, WriteIns):
+            written.update(entry.field for entry in section.entries)
+        elif isinstance(section, Table):
+            for row in section.rows:
+                for cell in row.cells:
+                    if isinstance(cell, CheckCell):
+                        boxes.update(cell.fields)
+                    elif isinstance(cell, WriteCell):
+                        written.add(cell.field)
+    return frozenset(boxes), frozenset(written)

@@ -34,9 +34,11 @@ from generator.ruleset.logcard import (
     Tracks,
     WriteCell,
     WriteIns,
+    card_fields,
 )
 from generator.web.api import packet_options, read_json, read_object
 from generator.web.files import Pages
+from generator.web.odds import odds_view
 from generator.web.said import said_on_page
 from generator.web.state import state_of
 
@@ -257,6 +259,22 @@ def routes(pages: Pages) -> list[Route]:
             ],
         )
 
+    async def odds(request: Request) -> Response:
+        """The odds page for a game's link: dice, and the resolvers of its ruleset by its
+        house rules; the link's pages only, so that a side opens it without the key."""
+        state = state_of(request)
+        token = request.path_params["token"]
+        found, _ = await state.run_quick(lambda: games.seat_of(state.store, token))
+        play = f"/play/{token}"
+        return await odds_view(
+            request,
+            pages.render,
+            action=f"{play}/odds",
+            ruleset=found.ruleset,
+            house=found.house,
+            game_link=play,
+        )
+
     async def mark(request: Request) -> Response:
         """A ship's log sent whole by its form (the page without JavaScript)."""
         form = await pages.form(request)
@@ -269,7 +287,7 @@ def routes(pages: Pages) -> list[Route]:
         def change() -> GameShip:
             found, seat = games.seat_of(store, token)
             ship = games.find_ship(store, found, seat, key)
-            boxes, written = games.card_fields(ship.card)
+            boxes, written = card_fields(ship.card)
             marks: dict[str, Any] = {name: form.get(name) == "1" for name in boxes}
             marks.update({name: str(form.get(name) or "") for name in written})
             return games.change_ship(
@@ -380,6 +398,7 @@ def routes(pages: Pages) -> list[Route]:
         Route("/play/{token}/resolutions/{n}/undo", step("undo"), methods=["POST"]),
         Route("/nights/{id}/games", start, methods=["POST"]),
         Route("/play/{token}", play, methods=["GET"]),
+        Route("/play/{token}/odds", odds, methods=["GET"]),
         Route("/play/{token}/ships/{ship}", mark, methods=["POST"]),
         Route("/play/{token}/turn", turn, methods=["POST"]),
     ]

@@ -27,7 +27,7 @@ from generator.dice.notation import MAX_LENGTH
 from generator.dice.show import EXACT_MEAN_LENGTH, fraction_text, mean_text, percent_text
 from generator.dice.versus import bars, versus
 from generator.errors import InputError, one_line
-from generator.loading import Rules
+from generator.loading import HouseRules, Rules
 from generator.resolve import Param, Resolver
 from generator.web.state import state_of
 
@@ -379,11 +379,13 @@ def input_fields(resolver: Resolver, rules: Rules, typed: Mapping[str, str]) -> 
     return fields
 
 
-def resolver_answer(resolver_id: str, typed: Mapping[str, str]) -> dict[str, Any]:
+def resolver_answer(
+    resolver_id: str, typed: Mapping[str, str], house: HouseRules | None = None
+) -> dict[str, Any]:
     """Count the chance of each outcome of `resolver_id` given the inputs `typed` (empty
-    ones left out, as if not typed on the command line)."""
+    ones left out, as if not typed on the command line), by the rules with `house` rules."""
     values = tuple(f"{name}={value}" for name, value in typed.items() if value.strip())
-    made = resolve_odds(ResolveRequest(resolver_id, values))
+    made = resolve_odds(ResolveRequest(resolver_id, values, rules_file=house))
     ordered = [
         (result, chance)
         for result, chance in sorted(made.chances.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -434,56 +436,77 @@ def odds_routes(render: Render) -> list[Route]:
     """Return the odds page's routes, rendered by `render` (the pages' renderer)."""
 
     async def odds_page(request: Request) -> Response:
-        state = state_of(request)
-        query = request.query_params
-        expression, vs = _typed(query, "expression"), _typed(query, "vs")
-        chosen_id = (query.get("resolver") or "").strip()
-        found = await state.run_quick(lambda: find_resolvers(None))
-        page: dict[str, Any] = {
-            "expression": expression or "",
-            "vs": vs or "",
-            "groups": resolver_groups(found.rules, found.resolvers),
-            "chosen_id": chosen_id,
-            "chosen": None,
-            "fields": [],
-            "dice": None,
-            "resolved": None,
-            "problem": None,
-            "asked": None,
-            "max_shown": MAX_SHOWN,
-            "max_length": MAX_LENGTH,
-            "invalid": None,
-        }
-        try:
-            if chosen_id:
-                page["asked"] = "resolver"
-                await _resolver_part(state, query, chosen_id, page)
-            elif expression is not None:
-                page["asked"] = "dice"
-                compare = vs if vs and vs.strip() else None
-                page["dice"] = await state.run_quick(
-                    lambda: dice_answer(expression.strip(), compare and compare.strip())
-                )
-        except InputError as error:
-            page["problem"] = one_line(str(error).splitlines()[0])
-            if page["asked"] == "dice":
-                page["invalid"] = "vs" if page["problem"].startswith("--vs:") else "expression"
-            else:
-                page["invalid"] = field_named(page["problem"], page["fields"])
-            return render(request, "odds.html.j2", 400, title="Odds", **page)
-        return render(request, "odds.html.j2", title="Odds", **page)
+        return await odds_view(request, render, action="/odds")
 
     return [Route("/odds", odds_page, methods=["GET"])]
 
 
-async def _resolver_part(state: Any, query: Any, chosen_id: str, page: dict[str, Any]) -> None:
+async def odds_view(
+    request: Request,
+    render: Render,
+    *,
+    action: str,
+    ruleset: str | None = None,
+    house: HouseRules | None = None,
+    **context: Any,
+) -> Response:
+    """The odds page at `action` (its forms' address): dice, and the resolvers of every
+    ruleset or of `ruleset`, by the rules with `house` rules on top (a game's page for its
+    players); `context` goes to the template as well."""
+    state = state_of(request)
+    query = request.query_params
+    expression, vs = _typed(query, "expression"), _typed(query, "vs")
+    chosen_id = (query.get("resolver") or "").strip()
+    found = await state.run_quick(lambda: find_resolvers(ruleset, house))
+    page: dict[str, Any] = {
+        "action": action,
+        "expression": expression or "",
+        "vs": vs or "",
+        "groups": resolver_groups(found.rules, found.resolvers),
+        "chosen_id": chosen_id,
+        "chosen": None,
+        "fields": [],
+        "dice": None,
+        "resolved": None,
+        "problem": None,
+        "asked": None,
+        "max_shown": MAX_SHOWN,
+        "max_length": MAX_LENGTH,
+        "invalid": None,
+        **context,
+    }
+    try:
+        if chosen_id:
+            page["asked"] = "resolver"
+            if ruleset is not None and not chosen_id.startswith(f"{ruleset}."):
+                raise InputError(f"{chosen_id}: not a resolver of {ruleset}, which this game plays")
+            await _resolver_part(state, query, chosen_id, page, house)
+        elif expression is not None:
+            page["asked"] = "dice"
+            compare = vs if vs and vs.strip() else None
+            page["dice"] = await state.run_quick(
+                lambda: dice_answer(expression.strip(), compare and compare.strip())
+            )
+    except InputError as error:
+        page["problem"] = one_line(str(error).splitlines()[0])
+        if page["asked"] == "dice":
+            page["invalid"] = "vs" if page["problem"].startswith("--vs:") else "expression"
+        else:
+            page["invalid"] = field_named(page["problem"], page["fields"])
+        return render(request, "odds.html.j2", 400, title="Odds", **page)
+    return render(request, "odds.html.j2", title="Odds", **page)
+
+
+async def _resolver_part(
+    state: Any, query: Any, chosen_id: str, page: dict[str, Any], house: HouseRules | None
+) -> None:
     """Fill `page` with the chosen resolver's fields and, once they are sent (the form
     names the resolver it was made for in ``chosen``), its odds."""
-    one = await state.run_quick(lambda: find_resolver(chosen_id))
+    one = await state.run_quick(lambda: find_resolver(chosen_id, house))
     resolver = one.resolvers[0]
     page["chosen"] = resolver
     sent = query.get("chosen") == resolver.id
     typed = {p.name: query[p.name] for p in resolver.params if p.name in query} if sent else {}
     page["fields"] = input_fields(resolver, one.rules, typed)
     if sent or not resolver.params:
-        page["resolved"] = await state.run_quick(lambda: resolver_answer(resolver.id, typed))
+        page["resolved"] = await state.run_quick(lambda: resolver_answer(resolver.id, typed, house))
