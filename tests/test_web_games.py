@@ -5,12 +5,14 @@ browser."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pypdf import PdfReader
 from starlette.testclient import TestClient
 
 from generator.app.saved import open_store
@@ -205,7 +207,11 @@ def test_game_start_keeps_a_file_and_prints_its_links(
     assert "has none" in err
 
 
-def test_two_players_and_the_gm_mark_logs_in_the_browser(browser: Any, server: str) -> None:
+def test_a_short_game_is_played_in_the_browser_and_carried_on(browser: Any, server: str) -> None:
+    """A side's link and the GM's, in Chromium: a box tapped on the phone reaches the GM's
+    page, a stale tap is refused; the GM resolves a boarding filled from the logs, applies
+    its losses, undoes them and applies them again; ends the game and carries it on; the
+    next game night's fillable logs have the damage that outlasted the repairs ticked."""
     import urllib.request
 
     from tests.web import shot
@@ -249,6 +255,60 @@ def test_two_players_and_the_gm_mark_logs_in_the_browser(browser: Any, server: s
         assert side.evaluate("document.documentElement.scrollWidth") <= 390
         shot(side, "game-side-390")
         shot(gm, "game-gm-1280")
+        # the GM resolves a boarding of the second side's ship, with the logs filled in
+        target = gm.locator("form[id^=ship-] label.box input")
+        made = None
+        for seed in range(1, 30):
+            form = gm.locator("form.resolve-form")
+            form.locator("select[name=resolver]").select_option("convoy.boarding")
+            form.locator("select[name=ship]").select_option("1-1")
+            form.locator("select[name=target]").select_option("2-1")
+            form.locator("input[name=seed]").fill(str(seed))
+            form.get_by_role("button", name="Roll it").click()
+            gm.wait_for_load_state()
+            made = gm.locator("ol.resolutions > li").first.get_by_role(
+                "button", name=re.compile("^Apply")
+            )
+            if made.count():
+                break
+        assert made is not None and made.count() == 1
+        crossed = sum(int(n) for n in re.findall(r"cross off (\d+)", made.inner_text()))
+        before = target.evaluate_all("boxes => boxes.filter(b => b.checked).length")
+        made.click()
+        gm.wait_for_load_state()
+        assert target.evaluate_all("bs => bs.filter(b => b.checked).length") == before + crossed
+        gm.get_by_role("button", name=re.compile("^Undo")).first.click()
+        gm.wait_for_load_state()
+        assert target.evaluate_all("bs => bs.filter(b => b.checked).length") == before
+        gm.get_by_role("button", name=re.compile("^Apply")).first.click()
+        gm.wait_for_load_state()
+        # the side sees its own ship's losses, and nothing of the other side's, still
+        side.reload()
+        assert not any(name in side.content() for name in theirs)
+        # the GM ends the game and carries it on: the next night's packet has her damage ticked
+        gm.locator("form.end-form").get_by_role("button").click()
+        gm.wait_for_load_state()
+        assert gm.locator("#ship-2-1 label.box input").first.is_disabled()  # the logs are kept
+        gm.locator("form.carry-on-form input[name=seed]").fill("11")
+        gm.locator("form.carry-on-form").get_by_role("button").click()
+        gm.wait_for_load_state()
+        night_link = gm.locator("ol.campaign-nights > li").last.locator("a").first
+        next_night = int(night_link.get_attribute("href").rsplit("/", 1)[1])  # type: ignore[union-attr]
+        carried = json.load(urllib.request.urlopen(f"{server}/api/scenarios/{next_night}"))
+        damaged = [
+            ship
+            for side_ in carried["scenario"]["sides"]
+            for ship in side_["ships"]
+            if ship.get("damage")
+        ]
+        assert damaged, "some damage outlasts the repairs"
+        with urllib.request.urlopen(
+            f"{server}/api/scenarios/{next_night}/packet.pdf?fillable=1"
+            "&without=map,counters,playsheet,quick-reference,spares,gm-notes"
+        ) as answer:
+            fields = PdfReader(io.BytesIO(answer.read())).get_fields() or {}
+        ticked = sum(1 for field in fields.values() if field.get("/V") == "/Yes")
+        assert ticked >= sum(n for ship in damaged for n in ship["damage"].values())
     finally:
         side.close()
         gm.close()
