@@ -28,8 +28,7 @@ from typing import Any, cast
 from generator.app import games
 from generator.app.games import Game, GameShip, Seat
 from generator.app.requests import fresh_seed
-from generator.app.saved import _resize as resize_side
-from generator.app.saved import with_derived
+from generator.app.saved import resize_side, with_derived
 from generator.app.store import Conflict, NotFound, Saved, Store, insert_scenario
 from generator.errors import InputError
 from generator.generate import scenario as scenarios

@@ -659,7 +659,7 @@ def _keep_units(
     before = len(new_side.get(gen.units, []))
     new_side[gen.units] = units
     if len(units) != before:
-        _resize(saved.ruleset, new_side)
+        resize_side(saved.ruleset, new_side)
     scenario = cast(Scenario, copy.deepcopy(saved.scenario))
     # the side first, whole: the setting is rolled for sound sides only (a squadron left
     # without its flagship has no admiral to place)
@@ -677,7 +677,7 @@ def _keep_units(
     return UnitsChanged(kept, [*said, *setting_said])
 
 
-def _resize(ruleset: str, side: dict[str, Any]) -> None:
+def resize_side(ruleset: str, side: dict[str, Any]) -> None:
     """Make a side's size record say the units it now has: a key whose schema takes, beside
     its rolls, the size asked for (``{"ships", "result"}``: convoy's composition, impulse's
     squadron) becomes the size the GM chose, as the generator writes a size asked for."""
