@@ -226,6 +226,31 @@ def test_what_the_model_misjudges_is_given_up_at_the_deadline(
 
 
 @needs_alarm
+def test_an_overtime_python_swallows_is_not_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline's alarm can land in a destructor, where Python swallows the exception
+    and hands it to sys.unraisablehook (which prints "Exception ignored in ..." or, under
+    pytest, fails the test): during the count that one goes unsaid (the alarm repeats),
+    while anything else swallowed reaches the hook as before, and the hook is put back."""
+    heard: list[type[BaseException]] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: heard.append(type(u.exc_value)))
+    outer = sys.unraisablehook
+
+    class Dropped:
+        def __init__(self, raised: BaseException) -> None:
+            self.raised = raised
+
+        def __del__(self) -> None:
+            raise self.raised
+
+    with odds_module._deadline(30):
+        assert sys.unraisablehook is not outer
+        Dropped(odds_module._Overtime())  # dropped at once: its destructor raises
+        Dropped(ValueError("another"))
+    assert heard == [ValueError]
+    assert sys.unraisablehook is outer
+
+
+@needs_alarm
 def test_an_alarm_already_set_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     fired: list[int] = []
     previous = signal.signal(signal.SIGALRM, lambda number, frame: fired.append(number))
