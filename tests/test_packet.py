@@ -40,9 +40,15 @@ def made(request: pytest.FixtureRequest, rules: Rules) -> tuple[dict[str, Any], 
 def test_packet_contents_bookmarks_and_metadata(made: tuple[dict[str, Any], bytes]) -> None:
     scenario, pdf = made
     reader = read(pdf)
-    text = " ".join(page_text(page) for page in reader.pages).replace("\n", " ")
-    for name in unit_names(scenario):
-        assert name in text, name
+    # each side's units are printed in its own section (its roster and logs): only those
+    # pages are read (the map, cards, quick reference and notes cost as much to read again)
+    spans = {title: (first, last) for title, first, last in sections(reader)}
+    for index, side in enumerate(scenario["sides"]):
+        first, last = spans[side["name"]]
+        section = (reader.pages[number - 1] for number in range(first, last + 1))
+        text = " ".join(page_text(page) for page in section).replace("\n", " ")
+        for name in unit_names(scenario, index):
+            assert name in text, name
     marks = outline(reader)
     top = [title for depth, title, _ in marks if depth == 0]
     assert top[0] == scenario["title"]

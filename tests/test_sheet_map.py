@@ -10,6 +10,7 @@ import dataclasses
 import itertools
 import math
 import re
+import weakref
 from functools import cache
 from typing import Any
 
@@ -81,9 +82,24 @@ def drawn(ruleset: str, paper: str = "a4", mono: bool = False, seed: int = 3) ->
                              mono=mono))  # fmt: skip
 
 
-def paths(page: PageObject) -> list[tuple[list[tuple[float, float]], bool]]:
+Subpath = tuple[list[tuple[float, float]], bool]
+_PATHS: weakref.WeakKeyDictionary[PdfReader, dict[int, list[Subpath]]] = weakref.WeakKeyDictionary()
+
+
+def paths(page: PageObject) -> list[Subpath]:
     """The subpaths drawn with m, l (and h) on a page: their points in mm from the page's
-    top-left, and whether each is closed. Rectangles (re) and curves are left out."""
+    top-left, and whether each is closed. Rectangles (re) and curves are left out. A page
+    of a reader is read once (the tests measure the maps `drawn` keeps: the same pages)."""
+    reader, ref = page.pdf, page.indirect_reference
+    if not isinstance(reader, PdfReader) or ref is None:
+        return _paths(page)
+    found = _PATHS.setdefault(reader, {})
+    if ref.idnum not in found:
+        found[ref.idnum] = _paths(page)
+    return found[ref.idnum]
+
+
+def _paths(page: PageObject) -> list[Subpath]:
     height = float(page.mediabox.height)
     stack: list[list[float]] = []
     cm = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
