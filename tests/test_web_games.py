@@ -208,7 +208,7 @@ def test_game_start_keeps_a_file_and_prints_its_links(
 
 
 def test_a_short_game_is_played_in_the_browser_and_carried_on(browser: Any, server: str) -> None:
-    """A side's link and the GM's, in Chromium: a box tapped on the phone reaches the GM's
+    """Both sides' links and the GM's, in Chromium: a box tapped on a phone reaches the GM's
     page, a stale tap is refused; the GM resolves a boarding filled from the logs, applies
     its losses, undoes them and applies them again; ends the game and carries it on; the
     next game night's fillable logs have the damage that outlasted the repairs ticked."""
@@ -269,9 +269,9 @@ def test_a_short_game_is_played_in_the_browser_and_carried_on(browser: Any, serv
             made = gm.locator("ol.resolutions > li").first.get_by_role(
                 "button", name=re.compile("^Apply")
             )
-            if made.count():
-                break
-        assert made is not None and made.count() == 1
+            if made.count() and f"on {theirs[0]}" in made.inner_text():
+                break  # a result that marks the boarded ship
+        assert made is not None and f"on {theirs[0]}" in made.inner_text()
         crossed = sum(int(n) for n in re.findall(r"cross off (\d+)", made.inner_text()))
         before = target.evaluate_all("boxes => boxes.filter(b => b.checked).length")
         made.click()
@@ -282,9 +282,18 @@ def test_a_short_game_is_played_in_the_browser_and_carried_on(browser: Any, serv
         assert target.evaluate_all("bs => bs.filter(b => b.checked).length") == before
         gm.get_by_role("button", name=re.compile("^Apply")).first.click()
         gm.wait_for_load_state()
-        # the side sees its own ship's losses, and nothing of the other side's, still
+        # each side sees its own ship's losses, and nothing of the other side's, still: the
+        # second side's link, on another phone, has its boarded ship's marks as the GM's has
         side.reload()
         assert not any(name in side.content() for name in theirs)
+        other = browser.new_page(viewport={"width": 390, "height": 800})
+        try:
+            other.goto(game["links"]["sides"][1])
+            assert not any(name in other.content() for name in names_of(night, 0))
+            marked = "#ship-2-1 label.box input:checked"
+            assert other.locator(marked).count() == gm.locator(marked).count() >= 1
+        finally:
+            other.close()
         # the GM ends the game and carries it on: the next night's packet has her damage ticked
         gm.locator("form.end-form").get_by_role("button").click()
         gm.wait_for_load_state()
