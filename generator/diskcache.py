@@ -14,7 +14,15 @@ import contextlib
 import hashlib
 import os
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
+
+# how long a process waits for another that is making the same entry before making it too
+# (a quick reference searched for its body size takes a few seconds; a maker that died
+# is noticed at once by its process id)
+WAIT_S = 90.0
+POLL_S = 0.05
 
 
 def cache_folder() -> Path | None:
@@ -63,3 +71,74 @@ def store(key: str, data: bytes, suffix: str = ".pdf") -> None:
         if temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
+
+
+def made(key: str, make: Callable[[], bytes], suffix: str = ".pdf") -> bytes:
+    """Return the bytes under `key`, made by `make` and kept when missing; made once
+    however many processes ask at the same time (two batch workers, on an empty cache, each
+    wanting the same quick reference).
+
+    The first to ask makes them, holding a lock file (``KEY.SUFFIX.making``, its process
+    id inside); another waits for the entry, up to `WAIT_S`, or until that process is gone
+    (killed before it stored anything), and then makes the bytes itself. Without a cache
+    folder, or one that cannot be written, `make` simply runs.
+    """
+    found = load(key, suffix)
+    if found is not None:
+        return found
+    folder = cache_folder()
+    if folder is None:
+        return make()
+    lock = folder / f"{key}{suffix}.making"
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            handle = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            if not _maker_alive(lock):
+                with contextlib.suppress(OSError):
+                    lock.unlink()  # left by a process that died: take it over
+                continue
+            if time.monotonic() < deadline:
+                time.sleep(POLL_S)
+                found = load(key, suffix)
+                if found is not None:
+                    return found
+                continue
+            break  # waited long enough: make them here too
+        except OSError:
+            break  # a folder that cannot be written: no lock to take
+        else:
+            try:
+                with os.fdopen(handle, "w") as stream:
+                    stream.write(str(os.getpid()))
+                data = make()
+                store(key, data, suffix)
+                return data
+            finally:
+                with contextlib.suppress(OSError):
+                    lock.unlink()
+    data = make()
+    store(key, data, suffix)
+    return data
+
+
+def _maker_alive(lock: Path) -> bool:
+    """Whether the process that holds `lock` is still running (True while it is still
+    writing its id, or when that cannot be told)."""
+    try:
+        written = lock.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        return True  # let go just now: look for the entry again
+    except OSError:
+        return True
+    if not written.isdigit():
+        return True  # being written
+    try:
+        os.kill(int(written), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process: it exists
+    return True

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -148,3 +151,42 @@ def test_the_key_follows_a_kind_package_s_modules_and_their_imports(
         draw, "module_source", lambda name: source(name) + b"#" * (name == f"{kind}.shapes")
     )
     assert draw.source_fingerprint(kind) != before
+
+
+# --- made once by however many processes ask at once ----------------------------------
+
+
+def test_a_waiting_process_takes_the_entry_another_makes(folder: Path) -> None:
+    """While a living process holds an entry's lock, another waits and reads what it
+    stores rather than making it too."""
+    lock = folder / "k.pdf.making"
+    folder.mkdir(parents=True, exist_ok=True)
+    lock.write_text(str(os.getpid()))  # a maker that is running (this process)
+    timer = threading.Timer(0.3, lambda: diskcache.store("k", b"theirs"))
+    timer.start()
+    asked: list[str] = []
+    try:
+        got = diskcache.made("k", lambda: asked.append("made") or b"mine")
+    finally:
+        timer.join()
+    assert got == b"theirs" and asked == []
+
+
+def test_a_lock_left_by_a_dead_process_is_taken_over(folder: Path) -> None:
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)  # fmt: skip
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "k.pdf.making").write_text(finished.stdout.strip())  # its maker is gone
+    assert diskcache.made("k", lambda: b"mine") == b"mine"
+    assert diskcache.load("k") == b"mine"
+    assert not (folder / "k.pdf.making").exists()
+
+
+def test_a_maker_that_fails_lets_the_next_make_it(folder: Path) -> None:
+    def failing() -> bytes:
+        raise RuntimeError("out of memory")
+
+    with pytest.raises(RuntimeError, match="out of memory"):
+        diskcache.made("k", failing)
+    assert not (folder / "k.pdf.making").exists()
+    assert diskcache.made("k", lambda: b"second") == b"second"

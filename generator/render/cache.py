@@ -13,10 +13,10 @@ import hashlib
 from functools import cache
 
 from generator import __version__
-from generator.diskcache import cache_folder, load, store
+from generator.diskcache import cache_folder, load, made, store
 from generator.resources import resource_dir
 
-__all__ = ["FORMAT", "cache_folder", "drawing_key", "load", "sheet_key", "store"]
+__all__ = ["FORMAT", "cache_folder", "drawing_key", "load", "made", "sheet_key", "store"]
 
 # the key holds a sheet's HTML or drawing inputs, not the code that writes it: raise FORMAT
 # whenever that code changes what a cached sheet holds (2: WeasyPrint forms finished with

@@ -358,11 +358,13 @@ def static_sheet_pdf(
         module = f"generator.render.kinds.{kind.replace('-', '_')}"
         source = repr((source_fingerprint(module), context, paper, mono, sorted(boxes.items())))
         disk_key = disk.drawing_key(source, fillable=fillable)
-        pdf = disk.load(disk_key) if cache else None
-        if pdf is None:
-            pdf = drawn_pdf(kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable)
-            if cache:
-                disk.store(disk_key, pdf)
+
+        def draw() -> bytes:
+            return drawn_pdf(
+                kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable
+            )
+
+        pdf = disk.made(disk_key, draw) if cache else draw()
     else:
         html = sheet_html(kind, rules, ruleset=ruleset, paper=paper, mono=mono, fillable=fillable)
         pdf = _laid_out(html, boxes, fillable=fillable, cache=cache)
@@ -401,13 +403,13 @@ def _laid_out(
     from generator.render import cache as disk
     from generator.render.pdf import layout, write_pdf
 
-    disk_key = disk.sheet_key(html + repr(sorted(boxes.items())), fillable=fillable)
-    pdf = disk.load(disk_key) if cache else None
-    if pdf is None:
-        pdf = write_pdf([layout(html, fillable=fillable, boxes=boxes)], fillable=fillable)
-        if cache:
-            disk.store(disk_key, pdf)
-    return pdf
+    def make() -> bytes:
+        return write_pdf([layout(html, fillable=fillable, boxes=boxes)], fillable=fillable)
+
+    if not cache:
+        return make()
+    # made once however many processes ask at once (a batch's workers on an empty cache)
+    return disk.made(disk.sheet_key(html + repr(sorted(boxes.items())), fillable=fillable), make)
 
 
 def rules_fingerprint(rules: Rules) -> str:

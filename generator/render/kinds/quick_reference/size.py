@@ -60,12 +60,8 @@ def body_size(sheet: Callable[[float], Mapping[str, Any]], paper: str, size: flo
     key = disk.sheet_key(html(size) + source_fingerprint(QUICK_REFERENCE), fillable=False)
     if key in _BODY_SIZES:
         return _BODY_SIZES[key]
-    stored = disk.load(key, ".size")
-    try:
-        found = float(stored.decode("ascii")) if stored is not None else None
-    except ValueError:
-        found = None  # an entry this code did not write: lay it out again
-    if found is None or not MIN_FONT_PT <= found <= MAX_FONT_PT:
+
+    def search() -> bytes:
         laid: dict[float, Any] = {}
 
         def measure(at: float) -> tuple[int, float]:
@@ -75,7 +71,18 @@ def body_size(sheet: Callable[[float], Mapping[str, Any]], paper: str, size: flo
         found = fitted_size(measure, size)
         if found in laid:  # the sheet at the size found: its layout is the sheet's
             pdf.keep_layout(html(found), laid[found])
-        disk.store(key, f"{found:g}".encode("ascii"), ".size")
+        return f"{found:g}".encode("ascii")
+
+    # searched once however many processes ask at once (a batch's workers, the tests')
+    stored = disk.made(key, search, ".size")
+    try:
+        found = float(stored.decode("ascii"))
+    except ValueError:
+        found = None  # an entry this code did not write: search again
+    if found is None or not MIN_FONT_PT <= found <= MAX_FONT_PT:
+        stored = search()
+        disk.store(key, stored, ".size")
+        found = float(stored.decode("ascii"))
     _BODY_SIZES[key] = found
     return found
 
