@@ -5,7 +5,8 @@ The folder is ``$QM_CACHE_DIR``, else ``$XDG_CACHE_HOME/quartermaster``, else
 ``~/.cache/quartermaster``; ``QM_CACHE_DIR=off`` turns the disk cache off. Everything in
 it may be deleted at any time. Entries are written atomically; a cache that cannot be read
 or written is skipped silently, and a damaged entry is never used: its bytes must match the
-checksum in its file name.
+checksum in its file name. An entry costly to make is made by one process at a time
+(`made`): another asking meanwhile waits for it.
 """
 
 from __future__ import annotations
