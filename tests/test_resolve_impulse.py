@@ -100,7 +100,7 @@ def test_morale_table_reads_the_third_die(rules: Rules) -> None:
     assert dict(outcome.details)["morale_rolls"] == 5
     assert outcome.changes[1:] == (
         "Defender: make 5 Morale rolls; if any fails, move Crew Status 1 space to the left",
-        "Make 4 fire checks (header, rigging)",
+        "Defender: make 4 fire checks (header, rigging)",
     )
 
 

@@ -259,7 +259,8 @@ class FireCombat(Resolver):
                 f"Crew Status {_plural(spaces, 'space')} to the left"
             )
         if fire_checks:
-            changes.append(f"Make {_plural(fire_checks, 'fire check')} ({where})")
+            # the defender's: the ship the hits struck (impulse.fire-checks' note)
+            changes.append(f"Defender: make {_plural(fire_checks, 'fire check')} ({where})")
         result = (
             f"{damage.text}, {_plural(morale_rolls, 'morale roll')}, "
             f"{_plural(fire_checks, 'fire check')}"
