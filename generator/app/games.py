@@ -399,8 +399,7 @@ def change_ship(
         InputError: a track, field or count the log does not have; nothing changes.
         Conflict: the ship was changed since `version`; nothing changes.
     """
-    if found.ended is not None:
-        raise Conflict(f"game {found.id} has ended: its ships no longer change")
+    still_playing(found)
     ship = find_ship(store, found, seat, name)
     new = _marked(ship, tracks, marks, whole=whole)
     with store.transaction() as db:
@@ -422,8 +421,7 @@ def change_ships(
         InputError: a ship, field or value her log does not have; nothing changes.
         Conflict: the game has ended.
     """
-    if found.ended is not None:
-        raise Conflict(f"game {found.id} has ended: its ships no longer change")
+    still_playing(found)
     planned = []
     for name, given in marks.items():
         ship = find_ship(store, found, seat, name)
@@ -493,12 +491,7 @@ def _write_marks(
         raise Conflict(
             f"{ship.name} was changed elsewhere (version {row[0]}, not {version}): reload the page"
         )
-    db.execute(
-        "UPDATE game_ships SET marks = ?, version = version + 1 "
-        "WHERE game = ? AND side = ? AND ship = ?",
-        (json.dumps(new, sort_keys=True), found.id, ship.side, ship.index),
-    )
-    db.execute("UPDATE games SET updated = ? WHERE id = ?", (time.time(), found.id))
+    _store_marks(db, found, ship.side, ship.index, dict(new))
 
 
 def set_turn(store: Store, found: Game, seat: Seat, turn: int, version: int | None) -> Game:
@@ -676,16 +669,11 @@ def apply_resolution(store: Store, found: Game, seat: Seat, number: int) -> Game
         Conflict: they are on the logs already.
     """
     made = resolution_of(store, found, seat, number)
-    if found.ended is not None:
-        raise Conflict(f"game {found.id} has ended: its ships no longer change")
+    still_playing(found)
     if not made.losses:
         raise InputError(f"resolution {number}: its result crosses off nothing")
     with store.transaction() as db:
-        row = db.execute(
-            "SELECT applied FROM game_resolutions WHERE game = ? AND number = ?",
-            (found.id, number),
-        ).fetchone()
-        if row[0] is not None:
+        if _applied(db, found, number) is not None:
             raise Conflict(f"resolution {number}: its losses are on the logs already")
         before: dict[str, dict[str, Any]] = {}
         for key, fields in made.losses.items():
@@ -713,16 +701,12 @@ def undo_resolution(store: Store, found: Game, seat: Seat, number: int) -> GameR
     """Take a resolution's losses off the logs again, as one write: each box it crossed
     is as it was before (boxes marked since by hand stay marked)."""
     made = resolution_of(store, found, seat, number)
-    if found.ended is not None:
-        raise Conflict(f"game {found.id} has ended: its ships no longer change")
+    still_playing(found)
     with store.transaction() as db:
-        row = db.execute(
-            "SELECT applied FROM game_resolutions WHERE game = ? AND number = ?",
-            (found.id, number),
-        ).fetchone()
-        if row[0] is None:
+        applied = _applied(db, found, number)
+        if applied is None:
             raise Conflict(f"resolution {number}: its losses are not on the logs")
-        before: dict[str, dict[str, Any]] = json.loads(row[0])
+        before: dict[str, dict[str, Any]] = json.loads(applied)
         for key, fields in before.items():
             side, index, marks = _ship_row(db, found, key)
             for field, was in fields.items():
@@ -755,6 +739,21 @@ def _written_number(words: Any) -> int:
     """The number written in a space (a tally of men killed): 0 if none is."""
     found = re.match(r"\s*(\d+)", str(words or ""))
     return int(found.group(1)) if found else 0
+
+
+def _applied(db: Any, found: Game, number: int) -> str | None:
+    """What a resolution's losses replaced on the logs (JSON), or None: not applied."""
+    row = db.execute(
+        "SELECT applied FROM game_resolutions WHERE game = ? AND number = ?",
+        (found.id, number),
+    ).fetchone()
+    return None if row[0] is None else str(row[0])
+
+
+def still_playing(found: Game) -> None:
+    """Refuse a change to an ended game's ships (`Conflict`)."""
+    if found.ended is not None:
+        raise Conflict(f"game {found.id} has ended: its ships no longer change")
 
 
 def _store_marks(db: Any, found: Game, side: int, index: int, marks: dict[str, Any]) -> None:

@@ -25,7 +25,7 @@ from generator.app.games import Game, GameShip, Seat
 from generator.app.printed import PdfFile
 from generator.app.requests import QUIET, Listener
 from generator.app.saved import PacketOptions, scenario_packet
-from generator.app.store import Conflict, Store
+from generator.app.store import Store
 from generator.errors import InputError
 from generator.ruleset.logcard import card_fields
 from generator.schema.damage import damage_of
@@ -154,8 +154,7 @@ def read_filled(store: Store, found: Game, pdf: bytes, file: str = "the PDF") ->
             long for a box; nothing is changed.
         Conflict: the game has ended.
     """
-    if found.ended is not None:
-        raise Conflict(f"game {found.id} has ended: its ships no longer change")
+    games.still_playing(found)
     values = _form_values(pdf, file)
     ships = games.ships(store, found, Seat(None))
     owners: dict[str, tuple[GameShip, bool]] = {}  # field -> her ship, and whether a box
