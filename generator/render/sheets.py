@@ -373,6 +373,21 @@ def static_sheet_pdf(
     return pdf
 
 
+def keep_blank_layout(kind: str, html: str, paper: str, document: Any) -> None:
+    """Keep `document`, a layout of the blank sheet `html` made for another purpose (a
+    quick reference laid out to find its body size), as that sheet's: for this process's
+    next layout of it (`pdf.keep_layout`), and, with the disk cache on, written there at
+    once (as `static_sheet_pdf` writes it), so that another process wanting the sheet (a
+    batch's other worker, which waited for the size) does not lay it out again."""
+    from generator.render import cache as disk
+    from generator.render import pdf
+
+    if disk.cache_folder() is not None:
+        pdf.keep_layout(html, document)
+        _laid_out(html, page_boxes(kind, paper), fillable=False, cache=True)
+    pdf.keep_layout(html, document)
+
+
 def cached_sheet_pdf(
     kind: str,
     rules: Rules,

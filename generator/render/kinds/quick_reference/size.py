@@ -13,7 +13,7 @@ from generator.render import pdf
 from generator.render.draw import source_fingerprint
 from generator.render.kinds.quick_reference.spec import MAX_FONT_PT, MIN_FONT_PT
 from generator.render.paper import get_paper
-from generator.render.sheets import document_title, get_kind
+from generator.render.sheets import document_title, get_kind, keep_blank_layout
 from generator.render.templating import render_html
 
 QUICK_REFERENCE = "generator.render.kinds.quick_reference"  # whose source keys the sizes
@@ -33,8 +33,9 @@ def body_size(sheet: Callable[[float], Mapping[str, Any]], paper: str, size: flo
     found is kept in the disk cache beside the PDFs (its key is the HTML at `size` and the
     source of the quick reference's modules), so a quick reference costs a layout, as
     before, once it is known. Where it is laid out here, it is laid out as the blank sheet
-    in colour is made (`static_sheet_pdf`), and the layout at the size found is kept for
-    that sheet (`pdf.keep_layout`): a sheet whose size is found costs no layout more.
+    in colour is made (`static_sheet_pdf`), and the layout at the size found is that
+    sheet's (`keep_blank_layout`): a sheet whose size is found costs no layout more, in
+    this process or another.
     """
     kind = get_kind("quick-reference")
     template = kind.template
@@ -70,7 +71,7 @@ def body_size(sheet: Callable[[float], Mapping[str, Any]], paper: str, size: flo
 
         found = fitted_size(measure, size)
         if found in laid:  # the sheet at the size found: its layout is the sheet's
-            pdf.keep_layout(html(found), laid[found])
+            keep_blank_layout("quick-reference", html(found), paper, laid[found])
         return f"{found:g}".encode("ascii")
 
     # searched once however many processes ask at once (a batch's workers, the tests')
