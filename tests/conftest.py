@@ -78,6 +78,26 @@ def shared(key: str, make: Callable[[], bytes]) -> bytes:
     return data
 
 
+def offer(key: str, make: Callable[[], bytes]) -> None:
+    """Keep what `make` gives under `key` for the session (as `shared` keeps it), unless a
+    process has made it or is making it: never waits."""
+    try:
+        lock = os.open(CACHE / f"{key}.lock", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return
+    try:
+        data = make()
+    except BaseException:
+        (CACHE / f"{key}.failed").touch()
+        raise
+    finally:
+        os.close(lock)
+    path = CACHE / f"{key}.bin"
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    part.write_bytes(data)
+    os.replace(part, path)
+
+
 LAYOUTS_KEPT = 8  # laid-out documents a test process keeps (a quick reference is large)
 
 
@@ -96,13 +116,27 @@ def _renders_made_once() -> Iterator[None]:
         return shared(f"html-{key}", lambda: real_pdf(html, fillable=fillable, boxes=boxes))
 
     def layout_once(html: str, *, fillable: bool = False, boxes: Any = None) -> Any:
-        key = hashlib.sha256(repr((html, fillable, boxes)).encode()).hexdigest()
-        if key not in laid:
-            laid[key] = real_layout(html, fillable=fillable, boxes=boxes)
+        # a layout does not depend on the page boxes its pages declare when written: a
+        # sheet laid out without them (a quick reference's size search) is the same sheet
+        key = hashlib.sha256(repr((html, fillable, boxes if fillable else None)).encode())
+        found = key.hexdigest()
+        if found not in laid:
+            laid[found] = real_layout(html, fillable=fillable, boxes=boxes)
+            # what the tests read from this layout, for a test in any process to read
+            # without laying the same sheet out again (tests/layouts.py)
+            from tests.layouts import offer_facts
+
+            offer_facts(html, fillable, laid[found])
             while len(laid) > LAYOUTS_KEPT:
                 laid.popitem(last=False)
-        laid.move_to_end(key)
-        return laid[key]
+        elif boxes and not fillable:
+            # the same document, its pages declaring these boxes when written
+            pdf.keep_layout(html, laid[found])
+            real_layout(html, fillable=False, boxes=boxes)
+        laid.move_to_end(found)
+        return laid[found]
+
+    layout_once.__wrapped__ = real_layout  # type: ignore[attr-defined]
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(pdf, "html_to_pdf", once)

@@ -105,6 +105,34 @@ def page_words(document: Any) -> list[list[str]]:
     ]
 
 
+def _facts_key(html: str, fillable: bool) -> str:
+    return "layout-" + hashlib.sha256(repr((html, fillable)).encode()).hexdigest()
+
+
+def _facts(document: Any) -> bytes:
+    facts = {
+        "problems": layout_problems(document),
+        "headings": heading_lines(document),
+        "words": page_words(document),
+    }
+    return json.dumps(facts).encode()
+
+
+# what a sheet that runs tables in columns holds (templates/qr_parts.html.j2's `table_runs`)
+_COLUMNS = ('<div class="flow">', '<div class="across">')
+
+
+def offer_facts(html: str, fillable: bool, document: Any) -> None:
+    """Keep the layout facts of a sheet in columns (`layout_facts`) as soon as any test
+    process lays it out, whatever for (a quick reference's size search, a packet): a test
+    in another process that asks for them then reads them, and does not lay it out again.
+    Finding them costs some milliseconds."""
+    from tests.conftest import offer
+
+    if any(mark in html for mark in _COLUMNS):
+        offer(_facts_key(html, fillable), lambda: _facts(document))
+
+
 def layout_facts(kind: str, rules: Rules, **options: Any) -> dict[str, Any]:
     """What the tests read from WeasyPrint's layout of a sheet (options as for
     `render_sheet`): its "problems" (`layout_problems`), its "headings" (`heading_lines`)
@@ -113,19 +141,14 @@ def layout_facts(kind: str, rules: Rules, **options: Any) -> dict[str, Any]:
     from tests.conftest import shared
 
     html = sheet_html(kind, rules, **options)
-    key = hashlib.sha256(repr((html, bool(options.get("fillable")))).encode()).hexdigest()
 
     def find() -> bytes:
         document = layout_sheet(kind, rules, **options)
-        facts = {
-            "problems": layout_problems(document),
-            "headings": heading_lines(document),
-            "words": page_words(document),
-        }
         render_sheet(kind, rules, **options)  # from the layout this process keeps
-        return json.dumps(facts).encode()
+        return _facts(document)
 
-    facts: dict[str, Any] = json.loads(shared(f"layout-{key}", find))
+    key = _facts_key(html, bool(options.get("fillable")))
+    facts: dict[str, Any] = json.loads(shared(key, find))
     facts["headings"] = [(text, lines) for text, lines in facts["headings"]]
     return facts
 

@@ -13,10 +13,12 @@ import pytest
 from weasyprint import HTML
 
 from generator.loading import load_rules
+from generator.render import cache as disk
 from generator.render import pdf
 from generator.render.kinds.quick_reference import size as qr_size
 from generator.render.kinds.quick_reference.spec import MAX_FONT_PT, MIN_FONT_PT
-from generator.render.sheets import static_sheet_pdf
+from generator.render.sheets import page_boxes, sheet_html, static_sheet_pdf
+from tests.pdfs import page_text, read, squeeze
 
 Measure = Callable[[float], tuple[int, float]]
 
@@ -88,6 +90,8 @@ def test_a_page_saved_a_step_down_costs_one_more_layout() -> None:
 def test_a_kept_layout_is_taken_once_by_its_own_html(monkeypatch: pytest.MonkeyPatch) -> None:
     """A kept document is the next layout of the same HTML (not of a form, another HTML or a
     second time), and a newer one replaces it."""
+    # generator.render.pdf's own, not the session's (tests/conftest.py)
+    monkeypatch.setattr(pdf, "layout", getattr(pdf.layout, "__wrapped__", pdf.layout))
     renders = _renders(monkeypatch)
     html = "<p>A layout kept for its sheet (test_render_speed_paths).</p>"
     kept = pdf.layout(html)
@@ -138,3 +142,25 @@ def test_a_quick_reference_is_laid_out_once_at_each_size_measured(
         "quick-reference", rules, ruleset="tactical", paper="letter", mono=True, cache=False
     )
     assert len(renders) == len(measured) + 1
+
+
+def test_a_searched_quick_reference_is_in_the_disk_cache_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The layout a body-size search ends on is the colour sheet's, and is written to the disk
+    cache as the search ends: another process wanting the sheet (a batch's other worker,
+    which waited for the size) reads it there and lays nothing out."""
+    club = "Wind change (test_render_speed_paths disk club rule)"  # HTML no other test has
+    house = tmp_path / "house.yaml"
+    ok = Path(__file__).parent / "fixtures" / "house" / "ok.yaml"
+    house.write_text(ok.read_text().replace("Wind change (club rule)", club))
+    rules = load_rules(house)
+    monkeypatch.setenv("QM_CACHE_DIR", str(tmp_path / "cache"))
+    renders = _renders(monkeypatch)
+    html = sheet_html("quick-reference", rules, ruleset="tactical", paper="letter")
+    assert len(renders) >= 2  # a page saved on Letter: a search
+    boxes = page_boxes("quick-reference", "letter")
+    stored = disk.load(disk.sheet_key(html + repr(sorted(boxes.items())), fillable=False))
+    assert stored is not None
+    assert static_sheet_pdf("quick-reference", rules, ruleset="tactical", paper="letter") == stored
+    assert squeeze(club) in squeeze(" ".join(page_text(page) for page in read(stored).pages))
