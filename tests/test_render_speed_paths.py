@@ -115,14 +115,16 @@ def test_a_quick_reference_is_laid_out_once_at_each_size_measured(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """From an empty cache, a quick reference whose body size is searched for is laid out
-    once at each size measured and not again to be written; its black-and-white sheet,
-    whose HTML is not the one measured, is laid out on its own."""
+    once at each size measured and not again to be written: the layout the search ends on
+    is the colour sheet's, written to the disk cache as the search ends (so another process
+    wanting the sheet, a batch's other worker that waited for the size, lays nothing out).
+    Its black-and-white sheet, whose HTML is not the one measured, is laid out on its own."""
     club = "Wind change (test_render_speed_paths club rule)"  # HTML no other test lays out
     house = tmp_path / "house.yaml"
     ok = Path(__file__).parent / "fixtures" / "house" / "ok.yaml"
     house.write_text(ok.read_text().replace("Wind change (club rule)", club))
     rules = load_rules(house)
-    monkeypatch.setenv("QM_CACHE_DIR", "off")
+    monkeypatch.setenv("QM_CACHE_DIR", str(tmp_path / "cache"))
     measured: list[float] = []
     real_fitted = qr_size.fitted_size
 
@@ -135,32 +137,14 @@ def test_a_quick_reference_is_laid_out_once_at_each_size_measured(
 
     monkeypatch.setattr(qr_size, "fitted_size", fitted)
     renders = _renders(monkeypatch)
-    static_sheet_pdf("quick-reference", rules, ruleset="tactical", paper="letter", cache=False)
+    html = sheet_html("quick-reference", rules, ruleset="tactical", paper="letter")
     assert measured[0] == 8.0 and len(measured) >= 2  # a page saved on Letter: a search
     assert len(renders) == len(measured)
-    static_sheet_pdf(
-        "quick-reference", rules, ruleset="tactical", paper="letter", mono=True, cache=False
-    )
-    assert len(renders) == len(measured) + 1
-
-
-def test_a_searched_quick_reference_is_in_the_disk_cache_at_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The layout a body-size search ends on is the colour sheet's, and is written to the disk
-    cache as the search ends: another process wanting the sheet (a batch's other worker,
-    which waited for the size) reads it there and lays nothing out."""
-    club = "Wind change (test_render_speed_paths disk club rule)"  # HTML no other test has
-    house = tmp_path / "house.yaml"
-    ok = Path(__file__).parent / "fixtures" / "house" / "ok.yaml"
-    house.write_text(ok.read_text().replace("Wind change (club rule)", club))
-    rules = load_rules(house)
-    monkeypatch.setenv("QM_CACHE_DIR", str(tmp_path / "cache"))
-    renders = _renders(monkeypatch)
-    html = sheet_html("quick-reference", rules, ruleset="tactical", paper="letter")
-    assert len(renders) >= 2  # a page saved on Letter: a search
     boxes = page_boxes("quick-reference", "letter")
     stored = disk.load(disk.sheet_key(html + repr(sorted(boxes.items())), fillable=False))
     assert stored is not None
     assert static_sheet_pdf("quick-reference", rules, ruleset="tactical", paper="letter") == stored
     assert squeeze(club) in squeeze(" ".join(page_text(page) for page in read(stored).pages))
+    assert len(renders) == len(measured)
+    static_sheet_pdf("quick-reference", rules, ruleset="tactical", paper="letter", mono=True)
+    assert len(renders) == len(measured) + 1
