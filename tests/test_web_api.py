@@ -305,7 +305,7 @@ def test_serve_prints_its_link_and_away_from_this_machine_a_key(tmp_path: Path) 
             browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
             for _ in range(200):  # the link is printed just before uvicorn listens
                 try:
-                    with browser.open(local, timeout=5) as answer:
+                    with browser.open(local, timeout=30) as answer:
                         assert answer.status == 200 and "Game nights" in answer.read().decode()
                         break
                 except urllib.error.HTTPError:
@@ -317,7 +317,7 @@ def test_serve_prints_its_link_and_away_from_this_machine_a_key(tmp_path: Path) 
             if host == "0.0.0.0":
                 assert "?key=" in link
                 with pytest.raises(urllib.error.HTTPError, match="401"):
-                    urllib.request.urlopen(local.split("?")[0], timeout=5)
+                    urllib.request.urlopen(local.split("?")[0], timeout=30)
             else:
                 assert "key" not in link
         finally:
