@@ -65,17 +65,7 @@ def shared(key: str, make: Callable[[], bytes]) -> bytes:
                 raise TimeoutError(f"waited {WAIT_S} s for {key}") from None
             time.sleep(0.05)
         return path.read_bytes()
-    try:
-        data = make()
-    except BaseException:
-        failed.touch()
-        raise
-    finally:
-        os.close(lock)
-    part = path.with_name(f"{path.name}.{os.getpid()}.part")
-    part.write_bytes(data)
-    os.replace(part, path)
-    return data
+    return _make_holding(lock, key, make)
 
 
 def offer(key: str, make: Callable[[], bytes]) -> None:
@@ -85,6 +75,12 @@ def offer(key: str, make: Callable[[], bytes]) -> None:
         lock = os.open(CACHE / f"{key}.lock", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
         return
+    _make_holding(lock, key, make)
+
+
+def _make_holding(lock: int, key: str, make: Callable[[], bytes]) -> bytes:
+    """Make the bytes under `key` holding its `lock`, and keep them (written whole, or a
+    ``.failed`` mark that a process waiting for them reads)."""
     try:
         data = make()
     except BaseException:
@@ -96,6 +92,7 @@ def offer(key: str, make: Callable[[], bytes]) -> None:
     part = path.with_name(f"{path.name}.{os.getpid()}.part")
     part.write_bytes(data)
     os.replace(part, path)
+    return data
 
 
 LAYOUTS_KEPT = 8  # laid-out documents a test process keeps (a quick reference is large)

@@ -15,7 +15,7 @@ import io
 import re
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -86,12 +86,19 @@ def read(pdf: bytes) -> PdfReader:
     """Open a PDF held in memory (its pages' scans are shared with a reader of the same
     bytes opened not long before)."""
     reader = PdfReader(io.BytesIO(pdf))
-    key = hashlib.sha256(pdf).hexdigest()
-    _SCANS[reader] = _SCANS_OF_BYTES.setdefault(key, {})
-    _SCANS_OF_BYTES.move_to_end(key)
-    while len(_SCANS_OF_BYTES) > _PDFS_KEPT:
-        _SCANS_OF_BYTES.popitem(last=False)
+    _SCANS[reader] = _recent(_SCANS_OF_BYTES, hashlib.sha256(pdf).hexdigest(), dict)
     return reader
+
+
+def _recent(kept: OrderedDict[str, Any], key: str, make: Callable[[], Any]) -> Any:
+    """What `kept` holds for the PDF whose bytes hash to `key` (made now if it holds
+    nothing), kept among the `_PDFS_KEPT` PDFs read last."""
+    if key not in kept:
+        kept[key] = make()
+    kept.move_to_end(key)
+    while len(kept) > _PDFS_KEPT:
+        kept.popitem(last=False)
+    return kept[key]
 
 
 def page_size(reader: PdfReader, index: int = 0) -> tuple[float, float]:
@@ -171,12 +178,8 @@ def page_text(page: PageObject) -> str:
         stream.seek(0)
         pdf = stream.read()
         stream.seek(where)
-        key = hashlib.sha256(pdf).hexdigest()
-        texts = _TEXTS_OF_BYTES.get(key) or _read_texts(pdf)
-        _TEXTS_OF_BYTES[key] = _TEXTS[reader] = texts
-        _TEXTS_OF_BYTES.move_to_end(key)
-        while len(_TEXTS_OF_BYTES) > _PDFS_KEPT:
-            _TEXTS_OF_BYTES.popitem(last=False)
+        texts = _recent(_TEXTS_OF_BYTES, hashlib.sha256(pdf).hexdigest(), lambda: _read_texts(pdf))
+        _TEXTS[reader] = texts
     return texts[number]
 
 
