@@ -42,6 +42,9 @@ def ctrl_c_seconds() -> float:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
             cwd=ROOT,
+            # Ctrl-C as a terminal has it, even where this benchmark was started in the
+            # background of a shell without job control, which ignores SIGINT
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:

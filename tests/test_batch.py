@@ -161,6 +161,10 @@ def test_a_killed_batch_resumes_to_the_same_result(
     assert not list(folder.glob(".*.part"))
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_batch_leaving_only_listed_whole_packets(
     reference: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
@@ -173,6 +177,10 @@ def test_ctrl_c_stops_a_batch_leaving_only_listed_whole_packets(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # Ctrl-C as a terminal has it, whatever this test run inherited: a run started in
+        # the background of a shell without job control (`pytest &`) ignores SIGINT, and so
+        # would the batch, which then finished and exited 0
+        preexec_fn=_default_sigint,
     )
     _wait_for_packets(folder, 1)
     # as a terminal's Ctrl-C does: to the parent and its workers alike
