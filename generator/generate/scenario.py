@@ -188,14 +188,11 @@ def _year(order: Order, years: list[int], rng: random.Random) -> int | None:
     return pick(rng, years) if years else None
 
 
-def _build(
-    rules: Rules,
-    gen: RulesetGenerator,
-    seed: int,
-    rng: random.Random,
-    order: Order,
-    years: list[int],
-) -> Scenario:
+def _roll_sides(
+    rules: Rules, gen: RulesetGenerator, rng: random.Random, order: Order, years: list[int]
+) -> tuple[Names, list[Side]]:
+    """Roll a scenario's year, navies and sides: the first of its rolls from `rng`, and all
+    that its balance is measured on (the setting, rolled after them, is not)."""
     names = Names(rules, rng, year=_year(order, years, rng))
     navies = _choose_navies(gen, names, rng, order.navies)
     names.in_play = tuple(navies)
@@ -203,9 +200,7 @@ def _build(
     for index, navy in enumerate(navies):
         names.side = index
         sides.append(_side(rules, gen, rng, names, navy, order.size(index)))
-    return _scenario(
-        rules, gen, seed, rng, names, sides, gen.size_departure(rules, sides, order.ships)
-    )
+    return names, sides
 
 
 def _side(
@@ -286,7 +281,11 @@ def _warn(scenario: Scenario, why: str) -> None:
 
 def balance_ratio(gen: RulesetGenerator, scenario: Scenario) -> float:
     """Return weaker/stronger side strength (1.0 is perfectly even)."""
-    strengths = [gen.strength(side) for side in scenario["sides"]]
+    return _sides_ratio(gen, scenario["sides"])
+
+
+def _sides_ratio(gen: RulesetGenerator, sides: list[Side]) -> float:
+    strengths = [gen.strength(side) for side in sides]
     high = max(strengths)
     return 1.0 if high <= 0 else min(strengths) / high
 
@@ -305,20 +304,26 @@ def roll_scenario(rules: Rules, ruleset: str, seed: int, order: Order = RAW) -> 
     years = years_to_roll(rules, gen, order.navies) if order.year is None else []
     master = random.Random(f"balance:{seed}")
     attempts = MAX_BALANCE_ATTEMPTS if order.balanced else 1
-    best: Scenario | None = None
+    # a roll is measured on its sides (its year, navies and ships, rolled first); only the
+    # roll kept goes on to roll its setting (a map, a venue), from where its own dice stand,
+    # so the scenario is the one rolled whole, at the cost of one setting, not one a roll
+    kept: tuple[random.Random, Names, list[Side], int] | None = None
     best_ratio = -1.0
     tried = 0
     for attempt in range(1, attempts + 1):
         tried = attempt
         rng = random.Random(seed) if attempt == 1 else random.Random(master.randrange(2**32))
-        scenario = _build(rules, gen, seed, rng, order, years)
-        ratio = balance_ratio(gen, scenario)
+        names, sides = _roll_sides(rules, gen, rng, order, years)
+        ratio = _sides_ratio(gen, sides)
         if ratio > best_ratio:
-            best, best_ratio = scenario, ratio
-            best["balance"] = _balance(gen, scenario, attempt)
+            kept, best_ratio = (rng, names, sides, attempt), ratio
         if not order.balanced or ratio >= 1 - BALANCE_TOLERANCE:
             break
-    assert best is not None
+    assert kept is not None
+    rng, names, sides, attempt = kept
+    departure = gen.size_departure(rules, sides, order.ships)
+    best = _scenario(rules, gen, seed, rng, names, sides, departure)
+    best["balance"] = _balance(gen, best, attempt)
     if order.balanced:
         best["balance"]["rolls"] = tried
         asked = ""
