@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -141,6 +142,29 @@ def years_to_roll(
     """
     if not gen.dated:
         return []
+    key = (id(rules), id(gen), navies)
+    known = _YEARS.get(key)
+    if known is not None and known[0] is rules and known[1] is gen:
+        _YEARS.move_to_end(key)
+        return list(known[2])
+    found = _years_to_roll(rules, gen, navies, option)
+    # kept with the rules and the generator it was found for, which keeps their ids theirs
+    _YEARS[key] = (rules, gen, tuple(found))
+    while len(_YEARS) > _YEARS_KEPT:
+        _YEARS.popitem(last=False)
+    return found
+
+
+# the years found for the last few (rules, generator, navies) asked: every scenario rolled
+# asks, and the answer walks each year of the ruleset (a Names and its navies and wars)
+_YearsKey = tuple[int, int, tuple[str, ...]]
+_YEARS: OrderedDict[_YearsKey, tuple[Rules, RulesetGenerator, tuple[int, ...]]] = OrderedDict()
+_YEARS_KEPT = 64
+
+
+def _years_to_roll(
+    rules: Rules, gen: RulesetGenerator, navies: tuple[str, ...], option: str
+) -> list[int]:
     low, high = gen.years(rules)
     sailing: list[int] = []
     at_war: list[int] = []
