@@ -14,7 +14,6 @@ refused (`Conflict`), so two players tapping at once lose nothing.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import secrets
@@ -26,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard, cast
 
+from generator.app.preview import page_texts
 from generator.app.saved import bring_in_file
 from generator.app.store import Conflict, NotFound, Saved, Store
 from generator.errors import InputError
@@ -976,12 +976,7 @@ _ON_MAP: OrderedDict[tuple[int, float], frozenset[str]] = OrderedDict()
 def _named_on_map(found: Game) -> frozenset[str]:
     key = (found.id, found.started)
     if key not in _ON_MAP:
-        from pypdf import PdfReader
-
-        text = "".join(
-            page.extract_text() or ""
-            for page in PdfReader(io.BytesIO(_sheet_pdf(found, "map", "a4"))).pages
-        )
+        text = "".join(page_texts(_sheet_pdf(found, "map", "a4")))
         names = {
             str(ship.get("name", ""))
             for side in found.scenario.get("sides") or []

@@ -53,6 +53,25 @@ def page_png(pdf: bytes, page: int = 1, *, width_px: int = PREVIEW_WIDTH_PX) -> 
     return out.getvalue()
 
 
+def page_texts(pdf: bytes) -> list[str]:
+    """Return the text of each page of `pdf` as PDFium reads it (a newline between lines):
+    what a reader's search finds on the page."""
+    document = _open(pdf)
+    texts = []
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            textpage = page.get_textpage()
+            try:
+                texts.append(textpage.get_text_range().replace("\r\n", "\n"))
+            finally:
+                textpage.close()
+                page.close()
+    finally:
+        document.close()
+    return texts
+
+
 def _open(pdf: bytes) -> pypdfium2.PdfDocument:
     try:
         document = pypdfium2.PdfDocument(pdf)
