@@ -22,6 +22,8 @@ from typing import Any, NamedTuple
 import pypdfium2 as pdfium
 from pypdf import PageObject, PdfReader
 
+from tests.printcheck import smallest_text_pt
+
 PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
 """Page width and height in pt, rounded as `page_size` rounds them, for each paper."""
 MM = 72 / 25.4
@@ -173,14 +175,20 @@ def page_text(page: PageObject) -> str:
         return page.extract_text()
     texts = _TEXTS.get(reader)
     if texts is None:
-        stream = reader.stream
-        where = stream.tell()
-        stream.seek(0)
-        pdf = stream.read()
-        stream.seek(where)
+        pdf = _bytes_of(reader)
         texts = _recent(_TEXTS_OF_BYTES, hashlib.sha256(pdf).hexdigest(), lambda: _read_texts(pdf))
         _TEXTS[reader] = texts
     return texts[number]
+
+
+def _bytes_of(reader: PdfReader) -> bytes:
+    """The bytes a reader reads."""
+    stream = reader.stream
+    where = stream.tell()
+    stream.seek(0)
+    pdf = stream.read()
+    stream.seek(where)
+    return bytes(pdf)
 
 
 _TEXTS: weakref.WeakKeyDictionary[PdfReader, list[str]] = weakref.WeakKeyDictionary()
@@ -231,8 +239,9 @@ def runs(page: PageObject) -> list[Run]:
 
 
 def smallest_text(reader: PdfReader) -> float:
-    """Return the size in pt of the smallest text on any page (ValueError if there is none)."""
-    return min(run.size for page in reader.pages for run in _scan(page).runs)
+    """Return the size in pt of the smallest text on any page (ValueError if there is none),
+    read by PDFium as the print check reads it."""
+    return smallest_text_pt(_bytes_of(reader))
 
 
 def thin_rects(page: PageObject) -> set[Rect]:

@@ -136,6 +136,24 @@ def check_pdf(
         doc.close()
 
 
+def smallest_text_pt(pdf: bytes | Path) -> float:
+    """Return the size in pt of the smallest glyph on any page, measured as the small-text
+    check measures it (ValueError if the PDF has no text)."""
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        sizes = []
+        for index in range(len(doc)):
+            page = doc[index]
+            try:
+                glyphs, _ = _read_glyphs(page)
+            finally:
+                page.close()
+            sizes += [glyph.size for glyph in glyphs]
+        return min(sizes)
+    finally:
+        doc.close()
+
+
 # ---------------------------------------------------------------- page geometry
 
 
