@@ -77,6 +77,10 @@ MAX_SHIPS = 16
 ROMAN = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 
 
+def _as_it_is(name: str) -> str:
+    return name
+
+
 @dataclass
 class Names:
     """Draws ship and personal names, never the same name twice in one scenario."""
@@ -92,8 +96,17 @@ class Names:
     # the two sides' navies, once chosen (an ally is never one of the enemy's)
     in_play: tuple[str, ...] = ()
 
-    def _unique(self, options: list[str], make: Callable[[str], str] = lambda s: s) -> str:
-        free = [n for n in options if make(n) not in self.used]
+    def _unique(self, options: list[str], make: Callable[[str], str] | None = None) -> str:
+        if make is None:
+            # the names as they are: none used, as a rule, is all of them (the same list)
+            free = (
+                options
+                if self.used.isdisjoint(options)
+                else [n for n in options if n not in self.used]
+            )
+            make = _as_it_is
+        else:
+            free = [n for n in options if make(n) not in self.used]
         if free:
             name = make(pick(self.rng, free))
         else:

@@ -6,6 +6,7 @@ import copyreg
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -247,9 +248,24 @@ class NameLists:
 
     def ship_names(self, navy: str, year: int | None = None) -> list[str]:
         """Return the ship names of `navy` that fit `year`, in file order."""
-        if navy not in self.ship_years:
-            return [str(name) for name in self.navies[navy]["ships"]]
-        return [name for name, first, last in self.ship_years[navy] if self.fits(year, first, last)]
+        found = self._ship_names.get((navy, year))
+        if found is None:
+            if navy not in self.ship_years:
+                found = tuple(str(name) for name in self.navies[navy]["ships"])
+            else:
+                found = tuple(
+                    name
+                    for name, first, last in self.ship_years[navy]
+                    if self.fits(year, first, last)
+                )
+            self._ship_names[navy, year] = found
+        return list(found)
+
+    @cached_property
+    def _ship_names(self) -> dict[tuple[str, int | None], tuple[str, ...]]:
+        # every ship a scenario rolls asks for its navy's names in the scenario's year: they
+        # are found once (the lists are read-only, and so are these)
+        return {}
 
     def seas_of(self, navy: str, year: int | None = None) -> list[str]:
         """Return the sea ids `navy` sailed in `year`, in file order."""
@@ -294,9 +310,20 @@ class NameLists:
 
     def navies_for(self, year: int | None = None) -> list[str]:
         """Return the navy ids (sorted) whose years contain `year` (all of them for None)."""
-        return sorted(
-            navy for navy, (first, last) in self.spans.items() if self.fits(year, first, last)
-        )
+        found = self._navies_for.get(year)
+        if found is None:
+            found = self._navies_for[year] = tuple(
+                sorted(
+                    navy
+                    for navy, (first, last) in self.spans.items()
+                    if self.fits(year, first, last)
+                )
+            )
+        return list(found)
+
+    @cached_property
+    def _navies_for(self) -> dict[int | None, tuple[str, ...]]:
+        return {}
 
 
 @dataclass(frozen=True)
