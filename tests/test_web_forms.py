@@ -253,6 +253,9 @@ def test_a_gm_fixes_a_bad_value_in_the_browser(browser: Any, server: str) -> Non
     page.goto(f"{url}/nights/{number}")
     page.locator("table.units a", has_text="Edit").first.click()
     page.wait_for_selector("#unit-form")
+    # the live check's script (deferred) listens from DOMContentLoaded on: a change made
+    # before it, as a busy machine can, was not checked and the test waited in vain
+    page.wait_for_load_state()
     page.fill("input[name=crew]", "99")
     page.dispatch_event("input[name=crew]", "change")
     problem = page.locator('.field-problem[data-for="crew"]')

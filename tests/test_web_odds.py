@@ -236,7 +236,9 @@ def test_a_gm_compares_dice_and_counts_a_rule_in_the_browser(browser: Any, serve
     tab.click("form.odds-dice button")
     assert "expected the number of sides" in tab.inner_text(".problems")
     assert tab.input_value("input[name=expression]") == "2d"
-    # choosing a rule shows its inputs at once (odds.js), then its odds
+    # choosing a rule shows its inputs at once (odds.js, deferred: it listens once the page
+    # has loaded, which a busy machine may not have done yet), then its odds
+    tab.wait_for_load_state()
     tab.select_option("select[name=resolver]", "flob.reloading")
     tab.wait_for_selector("form.odds-inputs")
     tab.click("form.odds-inputs button")
