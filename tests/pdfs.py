@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import pypdfium2 as pdfium
 from pypdf import PageObject, PdfReader
 
+from generator.app.preview import page_texts
 from tests.printcheck import smallest_text_pt
 
 PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
@@ -195,27 +195,9 @@ _TEXTS: weakref.WeakKeyDictionary[PdfReader, list[str]] = weakref.WeakKeyDiction
 _TEXTS_OF_BYTES: OrderedDict[str, list[str]] = OrderedDict()
 
 
-# PDFium's marks for a hyphen that ends a line: by character, and in a page's text
-_LINE_END_HYPHENS = str.maketrans({"\x02": "-", "\ufffe": "-"})
-
-
 def _read_texts(pdf: bytes) -> list[str]:
-    """Every page's text, as `page_text` gives it."""
-    document = pdfium.PdfDocument(pdf)
-    texts = []
-    try:
-        for index in range(len(document)):
-            page = document[index]
-            textpage = page.get_textpage()
-            try:
-                text = textpage.get_text_range()
-            finally:
-                textpage.close()
-                page.close()
-            texts.append(text.replace("\r\n", "\n").translate(_LINE_END_HYPHENS))
-    finally:
-        document.close()
-    return texts
+    """Every page's text, as `page_text` gives it: as the app reads it (`page_texts`)."""
+    return page_texts(pdf)
 
 
 def extracted_text(reader: PdfReader) -> str:

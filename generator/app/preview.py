@@ -54,8 +54,9 @@ def page_png(pdf: bytes, page: int = 1, *, width_px: int = PREVIEW_WIDTH_PX) -> 
 
 
 def page_texts(pdf: bytes) -> list[str]:
-    """Return the text of each page of `pdf` as PDFium reads it (a newline between lines):
-    what a reader's search finds on the page."""
+    """Return the text of each page of `pdf` as PDFium reads it, what a reader's search finds
+    on the page: its lines in reading order, one newline between them, a hyphen where a word
+    breaks at a line's end."""
     document = _open(pdf)
     texts = []
     try:
@@ -63,13 +64,18 @@ def page_texts(pdf: bytes) -> list[str]:
             page = document[index]
             textpage = page.get_textpage()
             try:
-                texts.append(textpage.get_text_range().replace("\r\n", "\n"))
+                text = textpage.get_text_range()
             finally:
                 textpage.close()
                 page.close()
+            texts.append(text.replace("\r\n", "\n").translate(_LINE_END_HYPHENS))
     finally:
         document.close()
     return texts
+
+
+# PDFium's marks for a hyphen that ends a line: by character, and in a page's text
+_LINE_END_HYPHENS = str.maketrans({"\x02": "-", "\ufffe": "-"})
 
 
 def _open(pdf: bytes) -> pypdfium2.PdfDocument:
