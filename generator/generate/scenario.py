@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -144,12 +145,13 @@ def years_to_roll(
         return []
     key = (id(rules), id(gen), navies)
     known = _YEARS.get(key)
-    if known is not None and known[0] is rules and known[1] is gen:
+    if known is not None and known[0]() is rules and known[1] is gen:
         _YEARS.move_to_end(key)
         return list(known[2])
     found = _years_to_roll(rules, gen, navies, option)
-    # kept with the rules and the generator it was found for, which keeps their ids theirs
-    _YEARS[key] = (rules, gen, tuple(found))
+    # kept with the rules (weakly: a web app's house rules come and go) and the generator it
+    # was found for; rules gone, their id may be another's, and the answer is found again
+    _YEARS[key] = (weakref.ref(rules), gen, tuple(found))
     while len(_YEARS) > _YEARS_KEPT:
         _YEARS.popitem(last=False)
     return found
@@ -158,7 +160,9 @@ def years_to_roll(
 # the years found for the last few (rules, generator, navies) asked: every scenario rolled
 # asks, and the answer walks each year of the ruleset (a Names and its navies and wars)
 _YearsKey = tuple[int, int, tuple[str, ...]]
-_YEARS: OrderedDict[_YearsKey, tuple[Rules, RulesetGenerator, tuple[int, ...]]] = OrderedDict()
+_YEARS: OrderedDict[_YearsKey, tuple[weakref.ref[Rules], RulesetGenerator, tuple[int, ...]]] = (
+    OrderedDict()
+)
 _YEARS_KEPT = 64
 
 
