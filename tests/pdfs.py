@@ -176,7 +176,7 @@ def page_text(page: PageObject) -> str:
     texts = _TEXTS.get(reader)
     if texts is None:
         pdf = _bytes_of(reader)
-        texts = _recent(_TEXTS_OF_BYTES, hashlib.sha256(pdf).hexdigest(), lambda: _read_texts(pdf))
+        texts = _recent(_TEXTS_OF_BYTES, hashlib.sha256(pdf).hexdigest(), lambda: page_texts(pdf))
         _TEXTS[reader] = texts
     return texts[number]
 
@@ -193,11 +193,6 @@ def _bytes_of(reader: PdfReader) -> bytes:
 
 _TEXTS: weakref.WeakKeyDictionary[PdfReader, list[str]] = weakref.WeakKeyDictionary()
 _TEXTS_OF_BYTES: OrderedDict[str, list[str]] = OrderedDict()
-
-
-def _read_texts(pdf: bytes) -> list[str]:
-    """Every page's text, as `page_text` gives it: as the app reads it (`page_texts`)."""
-    return page_texts(pdf)
 
 
 def extracted_text(reader: PdfReader) -> str:

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard, cast
 
-from generator.app.preview import page_texts
 from generator.app.saved import bring_in_file
 from generator.app.store import Conflict, NotFound, Saved, Store
 from generator.errors import InputError
@@ -976,6 +975,9 @@ _ON_MAP: OrderedDict[tuple[int, float], frozenset[str]] = OrderedDict()
 def _named_on_map(found: Game) -> frozenset[str]:
     key = (found.id, found.started)
     if key not in _ON_MAP:
+        # PDFium only here: a game's other pages and commands never load it
+        from generator.app.preview import page_texts
+
         text = "".join(page_texts(_sheet_pdf(found, "map", "a4")))
         names = {
             str(ship.get("name", ""))

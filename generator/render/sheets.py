@@ -382,10 +382,11 @@ def keep_blank_layout(kind: str, html: str, paper: str, document: Any) -> None:
     from generator.render import cache as disk
     from generator.render import pdf
 
-    if disk.cache_folder() is not None:
-        pdf.keep_layout(html, document)
-        _laid_out(html, page_boxes(kind, paper), fillable=False, cache=True)
     pdf.keep_layout(html, document)
+    if disk.cache_folder() is not None:
+        # the write takes the kept layout; kept again for a caller here without the cache
+        _laid_out(html, page_boxes(kind, paper), fillable=False, cache=True)
+        pdf.keep_layout(html, document)
 
 
 def cached_sheet_pdf(
