@@ -55,13 +55,40 @@ def layout(html: str, *, fillable: bool = False, boxes: Boxes | None = None) -> 
     """
     laid = None if fillable else _AHEAD.pop(html, None)
     if laid is None:
-        from weasyprint import HTML
-
-        document = HTML(string=html, base_url=str(resource_dir("templates")) + "/")
-        laid = document.render(font_config=_fonts(), pdf_forms=fillable or None)
+        laid = _render(html, fillable)
     if boxes:
         for page in laid.pages:
             _BOXES[page] = boxes
+    return laid
+
+
+def _render(html: str, fillable: bool) -> Any:
+    """Lay `html` out; where its columns' breaks are known from its twin in the other colour
+    scheme, at those breaks (generator/render/columns.py), else balanced by WeasyPrint (and
+    the breaks it found kept for the twin)."""
+    from weasyprint import HTML
+
+    from generator.render import columns
+
+    def parsed() -> Any:
+        return HTML(string=html, base_url=str(resource_dir("templates")) + "/")
+
+    def render(document: Any) -> Any:
+        return document.render(font_config=_fonts(), pdf_forms=fillable or None)
+
+    key = columns.plan_key(html, fillable=fillable)
+    if key is None:
+        return render(parsed())
+    plan = columns.known(key)
+    if plan is not None:
+        document = parsed()
+        if columns.apply(document.etree_element, plan):
+            laid = render(document)
+            if columns.extract(laid, document.etree_element) == plan:
+                return laid
+    document = parsed()
+    laid = render(document)
+    columns.keep(key, columns.extract(laid, document.etree_element))
     return laid
 
 
