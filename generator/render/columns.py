@@ -12,9 +12,9 @@ disk cache beside the PDFs; the other is then laid out with each column made to 
 its twin's did (`break-before: column` on that element, `column-fill: auto` on the box): one
 pass per box. Its columns are checked against the twin's afterwards (each column's place and
 size, and what starts it), and where any differs it is laid out again and balanced by
-WeasyPrint. A box whose balanced columns begin inside a paragraph or a table (where a break
-cannot be asked for as it fell) is left to be balanced. Either way the pages are the same,
-and so are the PDF's bytes.
+WeasyPrint (and, in this process, both sheets are from then on). A box whose balanced
+columns begin inside a paragraph or a table (where a break cannot be asked for as it fell)
+is left to be balanced. Either way the pages are the same, and so are the PDF's bytes.
 """
 
 from __future__ import annotations
@@ -33,17 +33,19 @@ _PAGE = "page"
 _SUFFIX = ".cols"
 # the body's colour scheme (base.html.j2): the one difference between a sheet and its twin
 _SCHEME = re.compile(r'<body class="(?:mono|colour)\b')
-# a box's column starts: for each column of each of its fragments (page by page), _PAGE
-# for one that follows a page (or the box's top), else the path of the element that starts
-# it, or None where it starts inside an element no break can be forced before
-Starts = list[str | list[int] | None]
-# a box's fragments: page index, and each column's x, y, width and height (CSS px)
-Geometry = list[list[Any]]
+# a plan: for each multi-column box, in order, its element's "path" (the index of each
+# element on the way down from the root), its column "starts" (for each column of each of
+# its fragments, page by page: _PAGE for one that follows a page or the box's top, else
+# the path of the element that starts it, or None where it starts inside an element no
+# break can be forced before) and its "columns" (each fragment's page index, and each of
+# its columns' x, y, width and height in CSS px, as laid out)
 Plan = list[dict[str, Any]]
 
 # the plans known in this process, the most recently used last
 _KNOWN: OrderedDict[str, Plan] = OrderedDict()
 _KEEP = 64
+# the keys whose two sheets were found not to lay out alike: each is balanced on its own
+_UNLIKE: set[str] = set()
 
 
 def plan_key(html: str, *, fillable: bool) -> str | None:
@@ -56,6 +58,8 @@ def plan_key(html: str, *, fillable: bool) -> str | None:
 
 def known(key: str) -> Plan | None:
     """Return the plan kept under `key` (in this process, or in the disk cache), or None."""
+    if key in _UNLIKE:
+        return None
     plan = _KNOWN.get(key)
     if plan is None:
         stored = disk.load(key, _SUFFIX)
@@ -72,10 +76,17 @@ def known(key: str) -> Plan | None:
 
 def keep(key: str, plan: Plan) -> None:
     """Keep `plan` under `key`, here and in the disk cache."""
-    if _KNOWN.get(key) == plan:
+    if key in _UNLIKE or _KNOWN.get(key) == plan:
         return
     _remember(key, plan)
     disk.store(key, json.dumps(plan, separators=(",", ":")).encode("utf-8"), _SUFFIX)
+
+
+def unlike(key: str) -> None:
+    """Say that the sheets under `key` did not lay out alike (a plan of one, tried on the
+    other, was found wrong): from now on in this process each is balanced on its own."""
+    _UNLIKE.add(key)
+    _KNOWN.pop(key, None)
 
 
 def _remember(key: str, plan: Plan) -> None:

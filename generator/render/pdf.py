@@ -86,6 +86,7 @@ def _render(html: str, fillable: bool) -> Any:
             laid = render(document)
             if columns.extract(laid, document.etree_element) == plan:
                 return laid
+            columns.unlike(key)
     document = parsed()
     laid = render(document)
     columns.keep(key, columns.extract(laid, document.etree_element))
