@@ -10,6 +10,7 @@ bytes: the same bytes read again soon are not read again.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import io
 import re
@@ -19,6 +20,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+import pypdfium2 as pdfium  # type: ignore[import-untyped]
+import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
 from pypdf import PageObject, PdfReader
 
 from generator.app.preview import page_texts
@@ -213,6 +216,70 @@ def squeeze(text: str) -> str:
 def runs(page: PageObject) -> list[Run]:
     """Return the page's text runs: text, x and y from the top-left (pt), size (pt)."""
     return list(_scan(page).runs)
+
+
+def drawn_text(page: PageObject) -> list[Run]:
+    """Return the page's text as drawn, read by PDFium: one Run per text object (each piece
+    of text the page shows at once; `runs`, from pypdf, joins those along a line into one),
+    its text, the x and y where its baseline starts from the top-left (pt) and its size (pt).
+    Every line of text is here at its own baseline; PDFium reads a page some eight times
+    faster than pypdf walks it."""
+    reader, number = page.pdf, page.page_number
+    assert isinstance(reader, PdfReader) and number is not None and number >= 0
+    found = _DRAWN.get(reader)
+    if found is None:
+        pdf = _bytes_of(reader)
+        found = _recent(_DRAWN_OF_BYTES, hashlib.sha256(pdf).hexdigest(), lambda: _drawn(pdf))
+        _DRAWN[reader] = found
+    return list(found[number])
+
+
+_DRAWN: weakref.WeakKeyDictionary[PdfReader, list[list[Run]]] = weakref.WeakKeyDictionary()
+_DRAWN_OF_BYTES: OrderedDict[str, list[list[Run]]] = OrderedDict()
+_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _drawn(pdf: bytes) -> list[list[Run]]:
+    """Every page's text objects, in form XObjects too (their matrices applied)."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        return [_page_drawn(document[index]) for index in range(len(document))]
+    finally:
+        document.close()
+
+
+def _page_drawn(page: Any) -> list[Run]:
+    textpage = page.get_textpage()
+    height = page.get_height()
+    matrix = pdfium_c.FS_MATRIX()
+    size = ctypes.c_float()
+    found: list[Run] = []
+
+    def visit(obj: Any, outer: list[float]) -> None:
+        pdfium_c.FPDFPageObj_GetMatrix(obj, matrix)
+        m = _times([matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f], outer)
+        kind = pdfium_c.FPDFPageObj_GetType(obj)
+        if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
+            length = pdfium_c.FPDFTextObj_GetText(obj, textpage.raw, None, 0)
+            buffer = (ctypes.c_ushort * max(length // 2, 1))()
+            pdfium_c.FPDFTextObj_GetText(obj, textpage.raw, buffer, length)
+            text = bytes(buffer)[: max(length - 2, 0)].decode("utf-16-le", "replace")
+            pdfium_c.FPDFTextObj_GetFontSize(obj, size)
+            if text.strip():
+                # the size on paper: the font size times the length of the text's up axis
+                scale = (m[2] ** 2 + m[3] ** 2) ** 0.5
+                found.append(Run(text.strip(), m[4], height - m[5], size.value * scale))
+        elif kind == pdfium_c.FPDF_PAGEOBJ_FORM:
+            for child in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
+                visit(pdfium_c.FPDFFormObj_GetObject(obj, child), m)
+
+    try:
+        for child in range(pdfium_c.FPDFPage_CountObjects(page.raw)):
+            visit(pdfium_c.FPDFPage_GetObject(page.raw, child), list(_IDENTITY))
+    finally:
+        textpage.close()
+        page.close()
+    return found
 
 
 def smallest_text(reader: PdfReader) -> float:

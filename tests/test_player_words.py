@@ -17,7 +17,7 @@ from generator.render.words import player_words
 from generator.resources import resource_dir
 from tests.fullest import fullest, variants
 from tests.layouts import printed_sheet
-from tests.pdfs import MM, flat, page_text, read, runs
+from tests.pdfs import MM, drawn_text, flat, page_text, read
 
 GM_ONLY = {"gm-notes"}  # the one sheet for the GM: readings, sources and house tables belong there
 
@@ -182,7 +182,7 @@ def test_no_page_on_letter_holds_only_a_line_or_two(
     data = fullest(kind, ruleset, rules) if variant == "fullest" else None
     reader = read(printed_sheet(kind, rules, data=data, ruleset=ruleset, paper="letter"))
     for number, page in enumerate(reader.pages, 1):
-        ys = [run.y for run in runs(page)]
+        ys = [run.y for run in drawn_text(page)]
         assert (max(ys) - min(ys)) / MM >= LEAST_MM, (number, page_text(page)[:120])
 
 

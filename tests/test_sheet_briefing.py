@@ -21,7 +21,7 @@ from generator.render.words import house_tables_line, wind_words
 from generator.ruleset.scenario import ROLLS_AGAIN
 from generator.rulesets import ruleset_ids, serving
 from tests.fullest import fullest_scenario
-from tests.pdfs import MM, flat, page_text, read, runs
+from tests.pdfs import MM, drawn_text, flat, page_text, read
 from tests.test_player_words import table_ids
 
 MAPPED = [r for r in ruleset_ids() if maps.has_map(r)]
@@ -135,7 +135,7 @@ def test_a_cover_with_a_map_stays_on_one_page(rules: Rules, ruleset: str, paper:
         heading = [
             r.y / MM - 10
             for page in reader.pages[:1]
-            for r in runs(page)
+            for r in drawn_text(page)
             if r.text == "Map" and r.size > 12
         ]
         estimate = briefing._map_heading(context, paper)

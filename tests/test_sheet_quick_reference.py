@@ -35,11 +35,11 @@ from tests.pdfs import (
     MM,
     PAGE_SIZES,
     colours_as_written,
+    drawn_text,
     extracted_text,
     page_size,
     page_text,
     read,
-    runs,
     squeeze,
 )
 from tests.resolving import chances as resolver_odds
@@ -555,7 +555,7 @@ def test_pages_are_filled_numbered_and_headed_in_whole_words(
     count = len(reader.pages)
     height = PAGE_SIZES[paper][1]
     top, bottom = 7 * MM, 10 * MM  # the page margins: the footer is in the bottom one
-    last = [r for r in runs(reader.pages[-1]) if r.y < height - bottom]
+    last = [r for r in drawn_text(reader.pages[-1]) if r.y < height - bottom]
     lowest = max(r.y for r in last)
     assert (lowest - top) / (height - top - bottom) >= qr_size.GOOD_FILL, (ruleset, paper, lowest)
     for number, page in enumerate(reader.pages, start=1):
