@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.dice import DiceError, distribution, mean, parse, plain_dice, roll
+from generator.dice import DiceError, distribution, mean, parse, plain_dice, roll, roll_total
 from generator.dice.notation import Condition, Dice
 from generator.dice.notation import dice_groups as groups_of
 from tests.chisquare import fits
@@ -282,3 +282,19 @@ def test_plain_dice_are_read_by_the_one_parser() -> None:
             plain_dice(expression)
     with pytest.raises(DiceError, match=r"at position 1"):
         plain_dice("x")
+
+
+@pytest.mark.parametrize(
+    "expression",
+    ["2d6", "1d6+2", "4d6kh3", "3d6kl2", "4d6dl1", "5d6dh2", "2d10-1d4", "2*d6+1", "-d6+10",
+     "d%", "7",
+     # not plain: rolled in full, the total taken
+     "1d6!", "(2d6)>=7", "4d6r1", "dF+1", "10d10>=8f1", "(2d6, 3d4)kh1", "2d6/2"],
+)  # fmt: skip
+def test_a_total_alone_is_the_roll_s_and_leaves_the_dice_where_the_roll_does(
+    expression: str,
+) -> None:
+    for seed in range(40):
+        alone, full = random.Random(seed), random.Random(seed)
+        assert roll_total(expression, alone) == roll(expression, full).total, (expression, seed)
+        assert alone.getstate() == full.getstate()

@@ -8,7 +8,7 @@ never the global one); exact distributions come from icepool, imported only for 
 
 from generator.dice.notation import DiceError, Node, parse, plain_dice
 from generator.dice.odds import distribution, mean
-from generator.dice.rolling import DieRoll, GroupRoll, RollResult, roll
+from generator.dice.rolling import DieRoll, GroupRoll, RollResult, roll, roll_total
 
 __all__ = [
     "DiceError",
@@ -21,4 +21,5 @@ __all__ = [
     "parse",
     "plain_dice",
     "roll",
+    "roll_total",
 ]

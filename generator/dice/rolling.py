@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from generator.dice.notation import (
@@ -282,6 +283,62 @@ def roll(expression: str | Node, rng: random.Random) -> RollResult:
     total, account = _evaluate(node, rng, groups)
     text = expression if isinstance(expression, str) else str(expression)
     return RollResult(text, total, groups, account)
+
+
+def roll_total(expression: str | Node, rng: random.Random) -> int:
+    """Return the total `roll` would give with `rng`, leaving `rng` as `roll` leaves it, for
+    a caller that keeps only the total (a generator rolling thousands of table rolls).
+
+    Sums of plain dice (any number, kept highest or lowest or not) and numbers are added up
+    as they are thrown, without the account of each die; any other expression is rolled."""
+    node = parse(expression) if isinstance(expression, str) else expression
+    if not _plain(node):
+        return roll(node, rng).total
+    return _plain_total(node, rng)
+
+
+@lru_cache(maxsize=256)
+def _plain(node: Node) -> bool:
+    """Whether `node` is numbers and plain dice, added, taken away or multiplied."""
+    if isinstance(node, Const):
+        return True
+    if isinstance(node, Dice):
+        return (
+            node.reroll is None
+            and node.minimum is None
+            and node.maximum is None
+            and node.explode is None
+            and node.success is None
+            and not node.fudge
+        )
+    if isinstance(node, Neg):
+        return _plain(node.operand)
+    if isinstance(node, BinOp):
+        return _plain(node.left) and _plain(node.right)
+    return False
+
+
+def _plain_total(node: Node, rng: random.Random) -> int:
+    # the dice are thrown in the order `_evaluate` throws them: left before right
+    if isinstance(node, Const):
+        return node.value
+    if isinstance(node, Dice):
+        faces = [rng.randint(1, node.sides) for _ in range(node.count)]
+        if node.keep is None:
+            return sum(faces)
+        # the kept dice's sum: which of equal faces is kept does not change it
+        faces.sort(reverse=node.keep[0] in ("kh", "dl"))
+        return sum(faces[: node.kept_count()])
+    if isinstance(node, Neg):
+        return -_plain_total(node.operand, rng)
+    assert isinstance(node, BinOp)
+    left = _plain_total(node.left, rng)
+    right = _plain_total(node.right, rng)
+    if node.op == "+":
+        return left + right
+    if node.op == "-":
+        return left - right
+    return left * right
 
 
 def dice_count(node: Node) -> int:

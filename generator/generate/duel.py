@@ -98,9 +98,9 @@ def roll_person(
 
 
 def _roll_attribute(rules: Rules, rng: random.Random) -> int:
-    from generator.dice import roll
+    from generator.dice import roll_total
 
-    return roll(str(rules.table("duel.attributes").params["attribute_dice"]), rng).total
+    return roll_total(str(rules.table("duel.attributes").params["attribute_dice"]), rng)
 
 
 def roll_character(rules: Rules, seed: int) -> Character:
