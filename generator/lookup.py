@@ -92,6 +92,11 @@ def describe_axis_values(axis: Axis) -> str:
 
 def axis_index(table: Table, axis: Axis, raw: str | int) -> int:
     """Return the index on `axis` of the input `raw`, or raise naming the valid choices."""
+    if isinstance(raw, int) and axis.numeric:
+        # a rolled total (the generators roll thousands): found without the checks text needs
+        for i, value in enumerate(axis.values):
+            if value.contains(raw):
+                return i
     where = f"{table.id}: {axis.name}={shown(raw)}"
     if axis.numeric:
         if not isinstance(raw, int) and too_long_number(str(raw)):

@@ -8,15 +8,14 @@ any process (whatever PYTHONHASHSEED is).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.dice import roll
+from generator.dice import roll_total
 from generator.errors import CheckedProblems
 from generator.loading import Rules, thaw
 from generator.loading.problems import describe_path
-from generator.lookup import lookup
+from generator.lookup import axis_index, cell_text, lookup
 from generator.resolve import ResolveInputError, get_resolver, parse_inputs
 from generator.resolve.engine import run
 from generator.ruleset.model import Rolled, Weather, Wind
@@ -42,7 +41,11 @@ def roll_on(rules: Rules, table_id: str, rng: random.Random, modifier: int = 0) 
     axis = next((a for a in table.axes if a.dice), None)
     if axis is None:
         raise ValueError(f"{table_id} has no rolled axis")
-    total = roll(axis.dice or "", rng).total + modifier
+    total = roll_total(axis.dice or "", rng) + modifier
+    if table.kind == "table" and len(table.axes) == 1:
+        # the lookup of a total on a table of one axis, without its checks of typed inputs
+        cell = table.cell(axis_index(table, axis, total))
+        return TableRoll(table_id, total, cell_text(cell), thaw(cell))
     found = lookup(rules, table_id, {axis.name: total})
     return TableRoll(table_id, total, found.text, thaw(found.cell))
 
@@ -77,10 +80,6 @@ MAX_SHIPS = 16
 ROMAN = ("II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 
 
-def _as_it_is(name: str) -> str:
-    return name
-
-
 @dataclass
 class Names:
     """Draws ship and personal names, never the same name twice in one scenario."""
@@ -96,21 +95,19 @@ class Names:
     # the two sides' navies, once chosen (an ally is never one of the enemy's)
     in_play: tuple[str, ...] = ()
 
-    def _unique(self, options: list[str], make: Callable[[str], str] | None = None) -> str:
-        if make is None:
-            # the names as they are: none used, as a rule, is all of them (the same list)
-            free = (
-                options
-                if self.used.isdisjoint(options)
-                else [n for n in options if n not in self.used]
-            )
-            make = _as_it_is
-        else:
-            free = [n for n in options if make(n) not in self.used]
+    def _unique(self, options: list[str], suffix: str = "") -> str:
+        """Draw one of `options` (each followed by `suffix`, a person's " Surname") that is
+        not used yet, or, all used, one with a Roman number after it."""
+        # the options whose name (with the suffix) is used: found from the few names used
+        taken = self.used
+        if suffix:
+            taken = {u[: -len(suffix)] for u in self.used if u.endswith(suffix)}
+        # none used, as a rule, is all of them (the same list)
+        free = options if taken.isdisjoint(options) else [n for n in options if n not in taken]
         if free:
-            name = make(pick(self.rng, free))
+            name = str(pick(self.rng, free)) + suffix
         else:
-            base = make(pick(self.rng, options))
+            base = str(pick(self.rng, options)) + suffix
             name = next(f"{base} {r}" for r in ROMAN if f"{base} {r}" not in self.used)
         self.used.add(name)
         return name
@@ -159,7 +156,7 @@ class Names:
         genders = ("male", "female") if gender is None else (gender,)
         given = [name for g in genders for name in people[f"given_{g}"]]
         surname = pick(self.rng, list(people["surnames"]))
-        return self._unique(given, lambda first: f"{first} {surname}")
+        return self._unique(given, f" {surname}")
 
     def nationality_for(self, navy: str) -> str:
         """Return the people list that crews a navy (data/names.yaml: its ``people``, else

@@ -35,11 +35,17 @@ def freeze(value: Any) -> Any:
 
 def thaw(value: Any) -> Any:
     """Return plain dicts and lists again (for JSON and YAML output)."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _ATOMS:  # most of what a table holds: told apart without an ABC check
+        return value
+    if kind is MappingProxyType or kind is dict or isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, tuple | list):
         return [thaw(v) for v in value]
     return value
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,7 @@ class Axis:
     dice: str | None = None
     modified: bool = False
 
-    @property
+    @cached_property
     def numeric(self) -> bool:
         """Every value is a number or a range (a label axis may hold some, see lookup)."""
         return bool(self.values) and all(v.numeric for v in self.values)
