@@ -305,14 +305,23 @@ class NameLists:
         return self._across(navy, year, enemies=False)
 
     def _across(self, navy: str, year: int, enemies: bool) -> list[str]:
-        found: set[str] = set()
-        for _, first, last, one, other in self.wars:
-            if first <= year <= last:
-                for mine, theirs in ((one, other), (other, one)):
-                    if navy in mine:
-                        found.update(theirs if enemies else mine)
-        found.discard(navy)
-        return sorted(found)
+        kept = self._sides.get((navy, year, enemies))
+        if kept is None:
+            found: set[str] = set()
+            for _, first, last, one, other in self.wars:
+                if first <= year <= last:
+                    for mine, theirs in ((one, other), (other, one)):
+                        if navy in mine:
+                            found.update(theirs if enemies else mine)
+            found.discard(navy)
+            kept = self._sides[navy, year, enemies] = tuple(sorted(found))
+        return list(kept)
+
+    @cached_property
+    def _sides(self) -> dict[tuple[str, int, bool], tuple[str, ...]]:
+        # a navy's foes and allies in a year, asked for at every roll of a scenario's sides:
+        # found once (the wars are read-only, and so are these)
+        return {}
 
     def navies_for(self, year: int | None = None) -> list[str]:
         """Return the navy ids (sorted) whose years contain `year` (all of them for None)."""
