@@ -41,6 +41,7 @@ from tests.pdfs import (
     MM,
     PAGE_SIZES,
     colours,
+    drawn_text,
     flat,
     outline,
     page_size,
@@ -566,8 +567,8 @@ def test_the_header_and_the_legend_keep_clear_of_the_map_window(
     found = map_kind.context(rules, scenario(ruleset), paper, ruleset)
     assert found["rows"] > 1  # there is a trim line along a window's top
     for page in reader.pages:
-        header = [run for run in runs(page) if run.y / MM < top]
-        legend = [run for run in runs(page) if run.y / MM > bottom]
+        header = [run for run in drawn_text(page) if run.y / MM < top]
+        legend = [run for run in drawn_text(page) if run.y / MM > bottom]
         assert header and legend
         for run in header:  # a descender reaches a quarter of the size below the baseline
             assert (run.y + 0.25 * run.size) / MM <= top - 2.0, run
