@@ -21,6 +21,22 @@ from generator.resources import resource_dir
 SEVEN_PT_PX = 7 * 96 / 72
 
 
+def count_renders(monkeypatch: Any) -> list[Any]:
+    """Count WeasyPrint's layouts from now on (`monkeypatch`, a pytest MonkeyPatch): the
+    document laid out, each time."""
+    from weasyprint import HTML
+
+    real = HTML.render
+    made: list[Any] = []
+
+    def render(self: Any, *args: Any, **kwargs: Any) -> Any:
+        made.append(self)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(HTML, "render", render)
+    return made
+
+
 def boxes(box: Any) -> Iterator[Any]:
     yield box
     for child in getattr(box, "children", None) or []:

@@ -13,6 +13,7 @@ from weasyprint import HTML
 
 from generator.render import columns, pdf
 from generator.resources import resource_dir
+from tests.layouts import count_renders
 
 
 def sheet(scheme: str, *, body: str, css: str = "") -> str:
@@ -63,14 +64,7 @@ def renders(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[Any]:
     monkeypatch.setenv("QM_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(columns, "_KNOWN", type(columns._KNOWN)())
     monkeypatch.setattr(columns, "_UNLIKE", set())
-    real = HTML.render
-    made: list[Any] = []
-
-    def render(self: Any, *args: Any, **kwargs: Any) -> Any:
-        made.append(self)
-        return real(self, *args, **kwargs)
-
-    monkeypatch.setattr(HTML, "render", render)
+    made = count_renders(monkeypatch)
     # the layout itself, not the tests' memo of layouts by HTML (tests/conftest.py)
     monkeypatch.setattr(pdf, "layout", getattr(pdf.layout, "__wrapped__", pdf.layout))
     return made

@@ -7,10 +7,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from weasyprint import HTML
 
 from generator.loading import load_rules
 from generator.render import cache as disk
@@ -18,22 +16,10 @@ from generator.render import pdf
 from generator.render.kinds.quick_reference import size as qr_size
 from generator.render.kinds.quick_reference.spec import MAX_FONT_PT, MIN_FONT_PT
 from generator.render.sheets import page_boxes, sheet_html, static_sheet_pdf
+from tests.layouts import count_renders
 from tests.pdfs import page_text, read, squeeze
 
 Measure = Callable[[float], tuple[int, float]]
-
-
-def _renders(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """Count WeasyPrint's layouts from now on: the document laid out, each time."""
-    real = HTML.render
-    made: list[Any] = []
-
-    def render(self: Any, *args: Any, **kwargs: Any) -> Any:
-        made.append(self)
-        return real(self, *args, **kwargs)
-
-    monkeypatch.setattr(HTML, "render", render)
-    return made
 
 
 def full_search(measure: Measure, size: float) -> float:
@@ -92,7 +78,7 @@ def test_a_kept_layout_is_taken_once_by_its_own_html(monkeypatch: pytest.MonkeyP
     second time), and a newer one replaces it."""
     # generator.render.pdf's own, not the session's (tests/conftest.py)
     monkeypatch.setattr(pdf, "layout", getattr(pdf.layout, "__wrapped__", pdf.layout))
-    renders = _renders(monkeypatch)
+    renders = count_renders(monkeypatch)
     html = "<p>A layout kept for its sheet (test_render_speed_paths).</p>"
     kept = pdf.layout(html)
     pdf.keep_layout(html, kept)
@@ -136,7 +122,7 @@ def test_a_quick_reference_is_laid_out_once_at_each_size_measured(
         return real_fitted(counted, size)
 
     monkeypatch.setattr(qr_size, "fitted_size", fitted)
-    renders = _renders(monkeypatch)
+    renders = count_renders(monkeypatch)
     html = sheet_html("quick-reference", rules, ruleset="tactical", paper="letter")
     assert measured[0] == 8.0 and len(measured) >= 2  # a page saved on Letter: a search
     assert len(renders) == len(measured)
