@@ -20,7 +20,7 @@ import importlib.util
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from generator.render.paper import get_paper
@@ -147,8 +147,10 @@ _WIN_ANSI = {code: bytes([code]).decode("cp1252", "replace") for code in range(0
 _NONSYMBOLIC = 32  # a FontDescriptor flag: the font's glyphs are the standard Latin ones
 
 
+@lru_cache(maxsize=8192)
 def text_width_mm(text: str, font: str, size_pt: float) -> float:
-    """Return the width of `text` in mm, set in a bundled `font` at `size_pt`."""
+    """Return the width of `text` in mm, set in a bundled `font` at `size_pt` (kept: wrapping
+    measures the same words again and again)."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     register_fonts()
