@@ -176,12 +176,23 @@ def page_text(page: PageObject) -> str:
     reader, number = page.pdf, page.page_number
     if not isinstance(reader, PdfReader) or number is None or number < 0:
         return page.extract_text()
-    texts = _TEXTS.get(reader)
-    if texts is None:
+    return _of_pages(reader, _TEXTS, _TEXTS_OF_BYTES, page_texts)[number]
+
+
+def _of_pages(
+    reader: PdfReader,
+    by_reader: weakref.WeakKeyDictionary[PdfReader, list[Any]],
+    by_bytes: OrderedDict[str, list[Any]],
+    read_all: Callable[[bytes], list[Any]],
+) -> list[Any]:
+    """What `read_all` finds on each page of the PDF `reader` reads: found once per reader,
+    and not again for the same bytes read again soon (with another reader)."""
+    found = by_reader.get(reader)
+    if found is None:
         pdf = _bytes_of(reader)
-        texts = _recent(_TEXTS_OF_BYTES, hashlib.sha256(pdf).hexdigest(), lambda: page_texts(pdf))
-        _TEXTS[reader] = texts
-    return texts[number]
+        found = _recent(by_bytes, hashlib.sha256(pdf).hexdigest(), lambda: read_all(pdf))
+        by_reader[reader] = found
+    return found
 
 
 def _bytes_of(reader: PdfReader) -> bytes:
@@ -226,12 +237,7 @@ def drawn_text(page: PageObject) -> list[Run]:
     faster than pypdf walks it."""
     reader, number = page.pdf, page.page_number
     assert isinstance(reader, PdfReader) and number is not None and number >= 0
-    found = _DRAWN.get(reader)
-    if found is None:
-        pdf = _bytes_of(reader)
-        found = _recent(_DRAWN_OF_BYTES, hashlib.sha256(pdf).hexdigest(), lambda: _drawn(pdf))
-        _DRAWN[reader] = found
-    return list(found[number])
+    return list(_of_pages(reader, _DRAWN, _DRAWN_OF_BYTES, _drawn)[number])
 
 
 _DRAWN: weakref.WeakKeyDictionary[PdfReader, list[list[Run]]] = weakref.WeakKeyDictionary()

@@ -76,18 +76,17 @@ def _render(html: str, fillable: bool) -> Any:
     def render(document: Any) -> Any:
         return document.render(font_config=_fonts(), pdf_forms=fillable or None)
 
+    document = parsed()
     key = columns.plan_key(html, fillable=fillable)
     if key is None:
-        return render(parsed())
+        return render(document)
     plan = columns.known(key)
-    if plan is not None:
-        document = parsed()
-        if columns.apply(document.etree_element, plan):
-            laid = render(document)
-            if columns.extract(laid, document.etree_element) == plan:
-                return laid
-            columns.unlike(key)
-    document = parsed()
+    if plan is not None and columns.apply(document.etree_element, plan):
+        laid = render(document)
+        if columns.extract(laid, document.etree_element) == plan:
+            return laid
+        columns.unlike(key)
+        document = parsed()  # the tree was marked: balanced afresh from the HTML
     laid = render(document)
     columns.keep(key, columns.extract(laid, document.etree_element))
     return laid
