@@ -4,9 +4,12 @@ is not laid out again to be written)."""
 
 from __future__ import annotations
 
+import io
 import math
+import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -134,3 +137,37 @@ def test_a_quick_reference_is_laid_out_once_at_each_size_measured(
     assert len(renders) == len(measured)
     static_sheet_pdf("quick-reference", rules, ruleset="tactical", paper="letter", mono=True)
     assert len(renders) == len(measured) + 1
+
+
+def test_streams_compressed_ahead_are_the_bytes_pydyf_would_write() -> None:
+    """A PDF's streams are compressed once before pydyf writes them (it would compress each
+    twice, to write it and to hash the file for the identifier) and a font file once per
+    process: the file is byte for byte what pydyf writes on its own."""
+    import pydyf  # type: ignore[import-untyped]
+
+    font_bytes = bytes(range(256)) * 64
+
+    def made() -> Any:
+        document = pydyf.PDF()
+        content = pydyf.Stream(compress=True)
+        content.rectangle(10, 10, 20, 30)
+        content.fill()
+        font = pydyf.Stream([font_bytes], pydyf.Dictionary({"Length1": len(font_bytes)}), True)
+        plain = pydyf.Stream([b"q Q"], compress=False)
+        for stream in (content, font, plain):
+            document.add_object(stream)
+        document.add_page(pydyf.Dictionary({"Type": "/Page", "Contents": content.reference}))
+        return document
+
+    def written(document: Any) -> bytes:
+        output = io.BytesIO()
+        document.write(output, identifier=b"quartermaster", compress=True)
+        return output.getvalue()
+
+    as_pydyf = written(made())
+    for _ in range(2):  # the second time, the font's bytes as compressed the first time
+        ahead = made()
+        pdf._compress_streams(ahead)
+        assert written(ahead) == as_pydyf
+    assert pdf._COMPRESSED_FONTS[font_bytes] == zlib.compress(font_bytes, 9)
+    assert b"/Filter /FlateDecode" in as_pydyf

@@ -214,6 +214,40 @@ def _finish_forms(pdf: Any) -> None:
     form["Fields"] = pydyf.Array(f for f in form["Fields"] if f not in buttons)
 
 
+# a font file's bytes, compressed as pydyf compresses a stream (zlib, level 9), by its bytes:
+# the bundled fonts are embedded whole, the same bytes in every PDF of a process
+_COMPRESSED_FONTS: dict[bytes, bytes] = {}
+
+
+def _compress_streams(pdf: Any) -> None:
+    """Compress each stream of `pdf` once, as pydyf would have as it wrote it, and a font
+    file once per process: the same bytes, written for a fraction of the cost.
+
+    pydyf compresses a stream each time it asks for the stream's bytes, and a PDF with an
+    identifier asks twice (once to write it, once to hash the file for the identifier);
+    the fonts, embedded whole, would be compressed again in every PDF.
+    """
+    import zlib
+
+    import pydyf
+
+    for stream in pdf.objects:
+        if not isinstance(stream, pydyf.Stream) or not stream.compress:
+            continue
+        raw = b"\n".join(pydyf._to_bytes(item) for item in stream.stream)
+        font = "Length1" in stream.extra
+        packed = _COMPRESSED_FONTS.get(raw) if font else None
+        if packed is None:
+            compressor = zlib.compressobj(level=9)
+            packed = compressor.compress(raw) + compressor.flush()
+            if font:
+                _COMPRESSED_FONTS[raw] = packed
+        # what pydyf writes for a compressed stream: its dictionary, then /Filter, /Length
+        stream.extra["Filter"] = "/FlateDecode"
+        stream.stream = [packed]
+        stream.compress = False
+
+
 def write_pdf(
     documents: Sequence[Any], pages: Sequence[Any] | None = None, *, fillable: bool = False
 ) -> bytes:
@@ -235,6 +269,7 @@ def write_pdf(
         _finish_forms(pdf)
         # a viewer's window says the sheet's title, not the file's name
         pdf.catalog["ViewerPreferences"] = pydyf.Dictionary({"DisplayDocTitle": "true"})
+        _compress_streams(pdf)
 
     pdf = first.copy(chosen).write_pdf(
         finisher=finish,
