@@ -39,6 +39,41 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 WAIT_S = 600  # for another process making the same thing
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # the xdist controller, or a plain run
+        _compile_ahead(config)
+
+
+def _compile_ahead(config: pytest.Config) -> None:
+    """Compile the project's modules, and rewrite the test modules' asserts, once for the
+    session, before its processes start.
+
+    Each test process (two workers, and some fifty command lines the tests start) would
+    otherwise compile every module it imports from source where none is compiled yet (a
+    fresh clone) or where Python writes no bytecode (PYTHONDONTWRITEBYTECODE), and each
+    worker would rewrite the asserts of all the test modules: 4 s of each worker's start.
+    Here it is done once, into __pycache__ as Python and pytest keep it (git ignores it).
+    """
+    import compileall
+
+    compileall.compile_dir(REPO / "generator", quiet=1)
+    compileall.compile_dir(REPO / "tests", quiet=1, maxlevels=0)
+    try:
+        # pytest's own cache of rewritten test modules, which its import hook reads even
+        # where it writes none (these helpers are pytest's, not a public API: a pytest
+        # that has moved them leaves the rewriting to each process, as before)
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        for source in sorted((REPO / "tests").glob("test_*.py")):
+            pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(source, pyc) is None:
+                source_hash, code = rewrite._rewrite_test(source, config)
+                rewrite._write_pyc(state, code, source_hash, pyc)
+    except (ImportError, AttributeError, KeyError, TypeError):
+        pass
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     if _MADE_CACHE and not hasattr(session.config, "workerinput"):
         shutil.rmtree(CACHE, ignore_errors=True)
