@@ -171,3 +171,20 @@ def test_streams_compressed_ahead_are_the_bytes_pydyf_would_write() -> None:
         assert written(ahead) == as_pydyf
     assert pdf._COMPRESSED_FONTS[font_bytes] == zlib.compress(font_bytes, 9)
     assert b"/Filter /FlateDecode" in as_pydyf
+
+
+def test_a_process_that_lays_out_collects_its_garbage_less_often() -> None:
+    """The first layout raises the collector's first threshold, never lowers one."""
+    import gc
+
+    kept = gc.get_threshold()
+    try:
+        for before, after in (
+            (700, pdf.GC_THRESHOLD),
+            (pdf.GC_THRESHOLD * 3, pdf.GC_THRESHOLD * 3),
+        ):
+            gc.set_threshold(before, 11, 12)
+            pdf._fonts.__wrapped__()  # what the process's first layout does
+            assert gc.get_threshold() == (after, 11, 12)
+    finally:
+        gc.set_threshold(*kept)

@@ -15,11 +15,25 @@ from typing import Any
 
 from generator.resources import resource_dir
 
+# the collector's first threshold while this process lays out sheets (Python's default is 700)
+GC_THRESHOLD = 10_000
+
 
 @cache
 def _fonts() -> Any:
+    """The fonts of every layout in this process, made with its first layout.
+
+    That first layout also raises the cyclic garbage collector's first threshold, unless
+    something has raised it already: a layout makes hundreds of thousands of objects,
+    and at Python's default the collector ran some 600 times a packet, 11 % of its CPU
+    time (a packet and 16 sheets: 17.2 -> 15.3 CPU-s, peak memory 128 -> 143 MB).
+    """
+    import gc
+
     from weasyprint.text.fonts import FontConfiguration
 
+    first, *older = gc.get_threshold()
+    gc.set_threshold(max(first, GC_THRESHOLD), *older)
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     return FontConfiguration()
