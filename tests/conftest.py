@@ -58,6 +58,8 @@ def _compile_ahead(config: pytest.Config) -> None:
 
     compileall.compile_dir(REPO / "generator", quiet=1)
     compileall.compile_dir(REPO / "tests", quiet=1, maxlevels=0)
+    if not config.getoption("numprocesses", None):
+        return  # one process: it rewrites each test module it runs once anyway
     try:
         # pytest's own cache of rewritten test modules, which its import hook reads even
         # where it writes none (these helpers are pytest's, not a public API: a pytest
@@ -65,13 +67,25 @@ def _compile_ahead(config: pytest.Config) -> None:
         from _pytest.assertion import rewrite
 
         state = config.stash[rewrite.assertstate_key]
-        for source in sorted((REPO / "tests").glob("test_*.py")):
+        for source in _test_modules(config.args):
             pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
             if rewrite._read_pyc(source, pyc) is None:
                 source_hash, code = rewrite._rewrite_test(source, config)
                 rewrite._write_pyc(state, code, source_hash, pyc)
     except (ImportError, AttributeError, KeyError, TypeError):
         pass
+
+
+def _test_modules(args: list[str]) -> list[Path]:
+    """The test modules a run of these arguments (paths, node ids) collects."""
+    found: set[Path] = set()
+    for arg in args:
+        path = Path(arg.split("::")[0]).resolve()
+        if path.is_dir():
+            found.update(path.rglob("test_*.py"))
+        elif path.name.startswith("test_") and path.suffix == ".py":
+            found.add(path)
+    return sorted(found)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
