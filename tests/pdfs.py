@@ -25,7 +25,7 @@ import pypdfium2.raw as pdfium_c  # type: ignore[import-untyped]
 from pypdf import PageObject, PdfReader
 
 from generator.app.preview import page_texts
-from tests.printcheck import smallest_text_pt
+from tests.printcheck import page_objects, smallest_text_pt
 
 PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
 """Page width and height in pt, rounded as `page_size` rounds them, for each paper."""
@@ -242,7 +242,6 @@ def drawn_text(page: PageObject) -> list[Run]:
 
 _DRAWN: weakref.WeakKeyDictionary[PdfReader, list[list[Run]]] = weakref.WeakKeyDictionary()
 _DRAWN_OF_BYTES: OrderedDict[str, list[list[Run]]] = OrderedDict()
-_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
 def _drawn(pdf: bytes) -> list[list[Run]]:
@@ -257,15 +256,10 @@ def _drawn(pdf: bytes) -> list[list[Run]]:
 def _page_drawn(page: Any) -> list[Run]:
     textpage = page.get_textpage()
     height = page.get_height()
-    matrix = pdfium_c.FS_MATRIX()
     size = ctypes.c_float()
     found: list[Run] = []
-
-    def visit(obj: Any, outer: list[float]) -> None:
-        pdfium_c.FPDFPageObj_GetMatrix(obj, matrix)
-        m = _times([matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f], outer)
-        kind = pdfium_c.FPDFPageObj_GetType(obj)
-        if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
+    try:
+        for obj, m in page_objects(page.raw, pdfium_c.FPDF_PAGEOBJ_TEXT):
             length = pdfium_c.FPDFTextObj_GetText(obj, textpage.raw, None, 0)
             buffer = (ctypes.c_ushort * max(length // 2, 1))()
             pdfium_c.FPDFTextObj_GetText(obj, textpage.raw, buffer, length)
@@ -275,13 +269,6 @@ def _page_drawn(page: Any) -> list[Run]:
                 # the size on paper: the font size times the length of the text's up axis
                 scale = (m[2] ** 2 + m[3] ** 2) ** 0.5
                 found.append(Run(text.strip(), m[4], height - m[5], size.value * scale))
-        elif kind == pdfium_c.FPDF_PAGEOBJ_FORM:
-            for child in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
-                visit(pdfium_c.FPDFFormObj_GetObject(obj, child), m)
-
-    try:
-        for child in range(pdfium_c.FPDFPage_CountObjects(page.raw)):
-            visit(pdfium_c.FPDFPage_GetObject(page.raw, child), list(_IDENTITY))
     finally:
         textpage.close()
         page.close()

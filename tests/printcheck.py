@@ -665,23 +665,31 @@ def _times(m: _Matrix, n: _Matrix) -> _Matrix:
     )
 
 
-def _paths(holder: Any, count: Any, get: Any, outer: _Matrix) -> Iterator[tuple[Any, _Matrix]]:
-    """Every path object with its matrix to page space, through nested forms."""
+def page_objects(raw: Any, kind: int) -> Iterator[tuple[Any, _Matrix]]:
+    """Every object of `kind` (``FPDF_PAGEOBJ_PATH``, ``..._TEXT``) on a page (PDFium's
+    handle), in form XObjects too, with its matrix to page space."""
+    identity: _Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    yield from _objects(
+        raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, identity, kind
+    )
+
+
+def _objects(
+    holder: Any, count: Any, get: Any, outer: _Matrix, wanted: int
+) -> Iterator[tuple[Any, _Matrix]]:
     matrix = pdfium_c.FS_MATRIX()
     for index in range(count(holder)):
         obj = get(holder, index)
         kind = pdfium_c.FPDFPageObj_GetType(obj)
-        if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM):
+        if kind not in (wanted, pdfium_c.FPDF_PAGEOBJ_FORM):
             continue
         pdfium_c.FPDFPageObj_GetMatrix(obj, matrix)
         own = (matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f)
-        if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+        if kind == wanted:
             yield obj, _times(own, outer)
         else:
-            inner = _times(own, outer)
-            yield from _paths(
-                obj, pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject, inner
-            )
+            count_in, get_in = pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject
+            yield from _objects(obj, count_in, get_in, _times(own, outer), wanted)
 
 
 def _painted(obj: Any, getter: Any) -> bool:
@@ -699,14 +707,11 @@ def _check_marks(
     trim: tuple[float, float, float, float],
     min_mark_pt: float,
 ) -> list[Problem]:
-    identity: _Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
     width = ctypes.c_float()
     px, py = ctypes.c_float(), ctypes.c_float()
     found: dict[str, list[tuple[float, float]]] = {}
-    for obj, m in _paths(
-        page, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, identity
-    ):
+    for obj, m in page_objects(page, pdfium_c.FPDF_PAGEOBJ_PATH):
         pdfium_c.FPDFPath_GetDrawMode(obj, fill_mode, stroke)
         stroked = bool(stroke.value) and _painted(obj, pdfium_c.FPDFPageObj_GetStrokeColor)
         filled = fill_mode.value != pdfium_c.FPDF_FILLMODE_NONE and _painted(

@@ -24,23 +24,29 @@ GC_THRESHOLDS = (10_000, 5, 1)
 
 @cache
 def _fonts() -> Any:
-    """The fonts of every layout in this process, made with its first layout.
-
-    That first layout also sets the cyclic garbage collector's thresholds (`GC_THRESHOLDS`)
-    where they are still Python's default: a layout makes hundreds of thousands of
-    objects, and at the default the collector ran some 600 times a packet, 11 % of its CPU
-    time (a packet and 16 sheets: 17.5 -> 15.6 CPU-s, the same peak memory; a 16-packet
-    batch's workers as much memory as an 8-packet one's, as before).
-    """
-    import gc
-
+    """The fonts of every layout in this process, made with its first layout (which also
+    makes the garbage collector run less often: `_collect_less_often`)."""
     from weasyprint.text.fonts import FontConfiguration
 
-    if gc.get_threshold() == GC_DEFAULT:  # whoever embeds the renderer may have set its own
-        gc.set_threshold(*GC_THRESHOLDS)
+    _collect_less_often()
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     return FontConfiguration()
+
+
+def _collect_less_often() -> None:
+    """Set the cyclic garbage collector's thresholds (`GC_THRESHOLDS`) where they are still
+    Python's default; whoever embeds the renderer may have set its own.
+
+    A layout makes hundreds of thousands of objects, and at the default the collector ran
+    some 600 times a packet, 11 % of its CPU time (a packet and 16 sheets: 17.5 -> 15.6
+    CPU-s, the same peak memory; a 16-packet batch's workers as much memory as an 8-packet
+    one's, as before).
+    """
+    import gc
+
+    if gc.get_threshold() == GC_DEFAULT:
+        gc.set_threshold(*GC_THRESHOLDS)
 
 
 PT_PER_MM = 72 / 25.4
